@@ -1,0 +1,146 @@
+// buildApp(deps): the request handler, never listening by itself (tests drive it in-process).
+// Exact-path routes are dispatched from a Map before Express (the "static" fast path: no router walk, no
+// prototype swaps, precomputed bytes); routes with path parameters or bodies go through Express. Both run
+// http/pipeline.ts, so headers, auth, limits and error bodies are the same whichever way a request goes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { ApiError, badRequest } from './http/api-error.js';
+import {
+  CORS_HEADERS,
+  PREFLIGHT_HEADERS,
+  SECURITY_HEADERS,
+  logAccess,
+  renderError,
+  requestIdOf,
+  runRoute,
+  writeResult,
+} from './http/pipeline.js';
+import type { AppDeps, RouteDef, Surface } from './http/route.js';
+import { allRoutes } from './http/routes/index.js';
+
+export interface BuiltApp {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  express: Express;
+  routes: readonly RouteDef[];
+}
+
+type WithId = IncomingMessage & { requestId?: string };
+
+const FHIR_PREFIXES = ['/v1/metadata', '/v1/formulary', '/v1/dtr', '/v1/Claim', '/v1/Questionnaire'];
+export function surfaceForPath(path: string): Surface {
+  if (FHIR_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return 'fhir';
+  if (path.startsWith('/v1/cds-services')) return 'cds';
+  return 'json';
+}
+
+const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
+
+export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(deps)): BuiltApp {
+  const fast = new Map<string, RouteDef>();
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const r of routes) {
+    if (!r.path.includes(':')) {
+      fast.set(`${r.method} ${r.path}`, r);
+      const m = methodsByPath.get(r.path) ?? new Set<string>();
+      m.add(r.method);
+      if (r.method === 'GET') m.add('HEAD');
+      methodsByPath.set(r.path, m);
+    }
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+  app.use(express.json({ type: JSON_TYPES, limit: deps.config.bodyLimit, strict: true }));
+
+  for (const r of routes) {
+    if (!r.path.includes(':') && r.method === 'GET') continue; // served by the fast path only
+    const method = r.method.toLowerCase() as 'get' | 'post' | 'delete';
+    app[method](r.path, async (req: Request, res: Response) => {
+      const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
+      if (r.method === 'POST' && req.headers['content-length'] !== '0' && !req.is(JSON_TYPES)) {
+        const result = renderError(
+          new ApiError(415, 'unsupported_media_type', `Send the body as ${r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`),
+          r.surface,
+          requestId,
+          deps.log,
+        );
+        writeResult(res, req.method, result, r.surface, requestId);
+        return;
+      }
+      const url = new URL(req.originalUrl, 'http://x');
+      const result = await runRoute(
+        r,
+        {
+          method: req.method,
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          params: req.params as Record<string, string>,
+          body: req.body,
+          requestId,
+        },
+        deps,
+      );
+      writeResult(res, req.method, result, r.surface, requestId);
+    });
+  }
+
+  // Unknown paths, and body-parser failures, rendered for the surface the path belongs to.
+  app.use((req: Request, res: Response) => {
+    const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
+    const surface = surfaceForPath(req.path);
+    writeResult(res, req.method, renderError(new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.path}`), surface, requestId, deps.log), surface, requestId);
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
+    const surface = surfaceForPath(req.path);
+    const e = err as { type?: string; status?: number; limit?: number };
+    let mapped: unknown = err;
+    if (e.type === 'entity.parse.failed') mapped = badRequest('Malformed JSON body', 'malformed_json');
+    else if (e.type === 'entity.too.large') mapped = new ApiError(413, 'payload_too_large', `Body larger than the ${deps.config.bodyLimit} limit`);
+    else if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') mapped = new ApiError(415, 'unsupported_media_type', 'Unsupported body encoding or charset');
+    else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) mapped = new ApiError(e.status, 'invalid_body', 'The request body could not be read');
+    writeResult(res, req.method, renderError(mapped, surface, requestId, deps.log), surface, requestId);
+  });
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req.headers);
+    (req as WithId).requestId = requestId;
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const method = req.method ?? 'GET';
+    res.once('finish', () => logAccess(deps.log, requestId, method, path, res.statusCode, started));
+
+    if (method === 'OPTIONS') {
+      for (const [k, v] of CORS_HEADERS) res.setHeader(k, v);
+      for (const [k, v] of PREFLIGHT_HEADERS) res.setHeader(k, v);
+      for (const [k, v] of SECURITY_HEADERS) res.setHeader(k, v);
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
+    const route = fast.get(`${method === 'HEAD' ? 'GET' : method} ${path}`);
+    if (route && (route.method === 'GET')) {
+      const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+      runRoute(route, { method, path, query, headers: req.headers, params: {}, body: undefined, requestId }, deps)
+        .then((result) => writeResult(res, method, result, route.surface, requestId))
+        .catch((err: unknown) => writeResult(res, method, renderError(err, route.surface, requestId, deps.log), route.surface, requestId));
+      return;
+    }
+    const allowed = methodsByPath.get(path);
+    if (allowed && !allowed.has(method) && !routes.some((r) => r.path === path && r.method === method)) {
+      const surface = surfaceForPath(path);
+      const result = renderError(new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${[...allowed].join(', ')}`), surface, requestId, deps.log);
+      result.headers = { ...result.headers, Allow: [...allowed, 'OPTIONS'].join(', ') };
+      writeResult(res, method, result, surface, requestId);
+      return;
+    }
+    app(req as Request, res as Response);
+  };
+
+  return { handler, express: app, routes };
+}

@@ -1,0 +1,103 @@
+// What the CLI can do, in two implementations: directly on the store (the CLI holds the data directory, or the
+// store is MongoDB), or through a running server's admin interface (the server holds the embedded store).
+import type { Config } from '../config.js';
+import { createIngester } from '../service.js';
+import type { IngestReport } from '../ingest/run-ingest.js';
+import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
+import { acquireLock, readLock, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
+import { openStore } from '../store/open-store.js';
+import type { DocumentStore } from '../store/port.js';
+
+export interface Operator {
+  readonly via: 'store' | 'server';
+  createKey(options: CreateKeyOptions): Promise<{ key: string; record: PublicKeyRecord }>;
+  listKeys(): Promise<PublicKeyRecord[]>;
+  revokeKey(id: string): Promise<PublicKeyRecord | null>;
+  ingest(path: string): Promise<IngestReport>;
+  close(): Promise<void>;
+}
+
+export class OperatorError extends Error {}
+
+function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config): Operator {
+  const now = () => new Date();
+  const keys = createKeyService({ store, now, cacheSeconds: 0 });
+  const ingest = createIngester(store, undefined, now);
+  return {
+    via: 'store',
+    createKey: (o) => keys.create(o),
+    listKeys: () => keys.list(),
+    revokeKey: (id) => keys.revoke(id),
+    ingest,
+    async close() {
+      await store.close();
+      lock?.release();
+      void config;
+    },
+  };
+}
+
+function remote(info: LockInfo): Operator {
+  const base = info.adminUrl!;
+  async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${info.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (err) {
+      throw new OperatorError(`the server (pid ${info.pid}) holds the data directory but did not answer at ${base}: ${(err as Error).message}`);
+    }
+    const data = (await res.json().catch(() => ({}))) as T & { error?: string };
+    if (res.status >= 400 && res.status !== 404) throw new OperatorError(`server answered ${res.status}: ${data.error ?? 'error'}`);
+    return { status: res.status, data };
+  }
+  return {
+    via: 'server',
+    async createKey(o) {
+      return (await call<{ key: string; record: PublicKeyRecord }>('POST', '/v1/admin/keys', o)).data;
+    },
+    async listKeys() {
+      return (await call<{ keys: PublicKeyRecord[] }>('GET', '/v1/admin/keys')).data.keys;
+    },
+    async revokeKey(id) {
+      const r = await call<{ key: PublicKeyRecord }>('POST', `/v1/admin/keys/${encodeURIComponent(id)}/revoke`);
+      return r.status === 404 ? null : r.data.key;
+    },
+    async ingest(path) {
+      return (await call<IngestReport>('POST', '/v1/admin/ingest', { path })).data;
+    },
+    async close() {},
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function openOperator(config: Config, waitMs = 10_000): Promise<Operator> {
+  if (config.mongodbUri) return direct(await openStore(config), undefined, config);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const holder = readLock(config.dataDir);
+    if (holder?.holder === 'server' && holder.adminUrl && holder.operatorToken) return remote(holder);
+    if (!holder) {
+      try {
+        const lock = acquireLock(config.dataDir, 'cli');
+        try {
+          return direct(await openStore(config), lock, config);
+        } catch (err) {
+          lock.release();
+          throw err;
+        }
+      } catch (err) {
+        if ((err as Error).name !== 'DataDirBusyError') throw err;
+      }
+    }
+    // Another CLI holds it, or a server is still starting: wait for it.
+    if (Date.now() > deadline) {
+      throw new OperatorError(`the data directory ${config.dataDir} is busy (${holder?.holder ?? 'unknown'} pid ${holder?.pid ?? '?'})`);
+    }
+    await sleep(100);
+  }
+}

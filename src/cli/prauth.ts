@@ -1,0 +1,151 @@
+// prauth: the operator CLI (commander). Works whether or not the server is running: see ./operator.ts.
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { ENDPOINT_GROUPS, isEndpointGroup, type EndpointGroup } from '../domain/endpoint-groups.js';
+import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
+import type { IngestReport } from '../ingest/run-ingest.js';
+import type { PublicKeyRecord } from '../services/keys.js';
+import { OperatorError, openOperator, type Operator } from './operator.js';
+
+const list = (parse: (v: string) => string) => (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parse);
+
+const parseState = (v: string): string => {
+  const s = v.toUpperCase();
+  if (!isJurisdiction(s)) throw new InvalidArgumentError(`'${v}' is not a USPS state code or DC`);
+  return s;
+};
+const parseProgram = (v: string): Program => {
+  const p = normalizeProgram(v);
+  if (!p) throw new InvalidArgumentError(`'${v}' is not a program`);
+  return p;
+};
+const parseGroup = (v: string): EndpointGroup => {
+  if (!isEndpointGroup(v)) throw new InvalidArgumentError(`'${v}' is not an endpoint group (${ENDPOINT_GROUPS.join(', ')})`);
+  return v;
+};
+
+function printReport(r: IngestReport): void {
+  const lines = [
+    `files: ${r.files.length}, records: ${r.received}`,
+    `added: ${r.added}, changed: ${r.changed}, unchanged: ${r.unchanged}, retired: ${r.retired}, rejected: ${r.rejected.length}`,
+    r.corpusChanged ? `corpus version is now ${r.corpusVersion}` : `nothing changed (corpus version ${r.corpusVersion})`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  for (const x of r.rejected.slice(0, 50)) process.stderr.write(`rejected ${x.file}:${x.line}${x.id !== undefined ? ` (${x.id})` : ''}: ${x.reason}\n`);
+  if (r.rejected.length > 50) process.stderr.write(`... and ${r.rejected.length - 50} more rejected records\n`);
+}
+
+function describeKey(k: PublicKeyRecord): string {
+  const scope = [
+    `states=${k.states.length ? k.states.join(',') : 'all'}`,
+    `programs=${k.programs.length ? k.programs.join(',') : 'all'}`,
+    `groups=${k.groups.length ? k.groups.join(',') : 'all'}`,
+    k.compare ? 'compare' : '',
+    k.admin ? 'admin' : '',
+  ].filter(Boolean);
+  return `${k.id}  ${k.revokedAt ? 'revoked' : 'active '}  ...${k.hint}  ${k.name}  ${scope.join(' ')}`;
+}
+
+async function withOperator<T>(fn: (op: Operator) => Promise<T>): Promise<T> {
+  const op = await openOperator(loadConfig());
+  try {
+    return await fn(op);
+  } finally {
+    await op.close();
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('prauth')
+    .description('Operator CLI for the prior-authorization rules service')
+    .showHelpAfterError()
+    .exitOverride((err) => {
+      process.exit(err.exitCode);
+    });
+
+  program
+    .command('ingest')
+    .description('Validate and apply canonical documents from an NDJSON/JSON file or a directory')
+    .argument('<path>', 'file or directory')
+    .option('--json', 'print the report as JSON')
+    .action(async (path: string, opts: { json?: boolean }) => {
+      const report = await withOperator((op) => op.ingest(resolve(path)));
+      if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else printReport(report);
+      if (report.rejected.length) process.exitCode = 2;
+    });
+
+  const keys = program.command('keys').description('Issue, list and revoke API keys');
+  keys
+    .command('create')
+    .description('Issue a key; it is shown once and stored only as a hash')
+    .option('--name <name>', 'who or what the key is for')
+    .option('--states <list>', 'comma-separated USPS codes (default: all)', list(parseState))
+    .option('--programs <list>', 'comma-separated programs (default: all)', list(parseProgram))
+    .option('--groups <list>', `comma-separated endpoint groups (default: all): ${ENDPOINT_GROUPS.join(', ')}`, list(parseGroup))
+    .option('--compare', 'include the compare add-on')
+    .option('--admin', 'admin key: every endpoint, no rate limits')
+    .option('--json', 'print JSON')
+    .action(async (opts: { name?: string; states?: string[]; programs?: Program[]; groups?: EndpointGroup[]; compare?: boolean; admin?: boolean; json?: boolean }) => {
+      const created = await withOperator((op) =>
+        op.createKey({
+          ...(opts.name ? { name: opts.name } : {}),
+          states: opts.states ?? [],
+          programs: opts.programs ?? [],
+          groups: opts.groups ?? [],
+          compare: !!opts.compare,
+          admin: !!opts.admin,
+        }),
+      );
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${created.key}\n`);
+      process.stderr.write(`key id ${created.record.id} (${describeKey(created.record)}). Store the key now: it is not shown again.\n`);
+    });
+  keys
+    .command('list')
+    .description('List keys (ids and scopes, never the keys)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const all = await withOperator((op) => op.listKeys());
+      if (opts.json) process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
+      else process.stdout.write(all.length ? `${all.map(describeKey).join('\n')}\n` : 'no keys\n');
+    });
+  keys
+    .command('revoke')
+    .description('Revoke a key by id')
+    .argument('<id>', 'key id (k_...)')
+    .action(async (id: string) => {
+      const r = await withOperator((op) => op.revokeKey(id));
+      if (!r) {
+        process.stderr.write(`no key with id ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(`revoked ${r.id}\n`);
+    });
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof OperatorError) {
+      process.stderr.write(`prauth: ${err.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw err;
+  }
+}
+
+await runCli(process.argv);

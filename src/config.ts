@@ -1,0 +1,93 @@
+// The only module that reads process.env. Validated once; every problem listed; frozen and passed down.
+import { resolve } from 'node:path';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly mongodbUri: string | undefined;
+  readonly mongodbDb: string;
+  readonly dataDir: string;
+  readonly fixturesDir: string;
+  readonly loadSample: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly corpusPollSeconds: number;
+  readonly bodyLimit: string;
+  readonly publicBaseUrl: string | undefined;
+  /** RFC 9745 deprecation moment and RFC 8594 sunset of /v1/pa-lookup. */
+  readonly paLookupDeprecatedAt: Date;
+  readonly paLookupSunsetAt: Date;
+  /** cron expression for the scheduled re-ingest of INGEST_SOURCE; empty disables it. */
+  readonly ingestCron: string;
+  readonly ingestSource: string | undefined;
+  readonly keyCacheSeconds: number;
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, dflt: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+      return dflt;
+    }
+    return n;
+  };
+  const bool = (name: string, dflt: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return dflt;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false (got '${raw}')`);
+    return dflt;
+  };
+  const date = (name: string, dflt: string): Date => {
+    const raw = env[name] || dflt;
+    const d = new Date(raw);
+    if (Number.isNaN(d.getTime())) problems.push(`${name} must be an ISO date (got '${raw}')`);
+    return d;
+  };
+
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LEVELS.join(', ')}`);
+  const mongodbUri = env.MONGODB_URI || undefined;
+  if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
+  const publicBaseUrl = env.PUBLIC_BASE_URL || undefined;
+  if (publicBaseUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
+  const bodyLimit = env.BODY_LIMIT || '1mb';
+  if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    mongodbUri,
+    mongodbDb: env.MONGODB_DB || 'prauth',
+    dataDir: resolve(env.PRAUTH_DATA_DIR || 'data'),
+    fixturesDir: resolve(env.PRAUTH_FIXTURES_DIR || 'fixtures'),
+    loadSample: bool('PRAUTH_LOAD_SAMPLE', true),
+    logLevel,
+    corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
+    bodyLimit,
+    publicBaseUrl: publicBaseUrl?.replace(/\/$/, ''),
+    paLookupDeprecatedAt: date('PA_LOOKUP_DEPRECATED_AT', '2026-11-21T00:00:00Z'),
+    paLookupSunsetAt: date('PA_LOOKUP_SUNSET_AT', '2027-06-30T23:59:59Z'),
+    ingestCron: env.INGEST_CRON || '',
+    ingestSource: env.INGEST_SOURCE || undefined,
+    keyCacheSeconds: int('KEY_CACHE_SECONDS', 5, 0, 60),
+  };
+  if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
+    problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze(config);
+}

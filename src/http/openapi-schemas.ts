@@ -1,0 +1,231 @@
+// Response schemas (JSON Schema 2020-12, as OpenAPI 3.1 reads it). The tests validate every response against
+// these through the generated /openapi.json, so they must say what the service really sends.
+import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
+
+const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+const isoMs = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' };
+const url = { type: 'string', format: 'uri' };
+
+export const ErrorBody = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: { type: 'string' },
+    code: { type: 'string', description: 'Additive machine-readable code: missing_parameter, invalid_parameter, conflicting_parameters, malformed_json, invalid_body, unauthorized, forbidden, scope_gap, not_found, payload_too_large, unsupported_media_type, rate_limited, internal_error' },
+    request_id: { type: 'string' },
+    out_of_scope: { type: 'object' },
+  },
+};
+
+export const ScopeGapError = {
+  type: 'object',
+  required: ['error', 'code', 'scope_gap'],
+  description: 'A coverage gap: no verified rule for the combination. `scope_gap: true` distinguishes it from other 404s.',
+  properties: {
+    error: { type: 'string' },
+    code: { const: 'scope_gap' },
+    scope_gap: { const: true },
+    state: { type: 'string' },
+    program: { type: 'string' },
+    query: { type: 'object' },
+    notify_url: { type: 'string' },
+  },
+};
+
+export const RateLimitError = {
+  type: 'object',
+  required: ['error', 'limit', 'window', 'retry_after_seconds'],
+  properties: {
+    error: { type: 'string' },
+    code: { const: 'rate_limited' },
+    limit: { type: 'integer' },
+    window: { type: 'string' },
+    retry_after_seconds: { type: 'integer', minimum: 0 },
+  },
+};
+
+export const QueryEcho = {
+  type: 'object',
+  description: '`drug_class` for a drug query, `service_category` for a service query.',
+  properties: { drug_class: { enum: [...DRUG_CLASSES] }, service_category: { enum: [...SERVICE_CATEGORIES] } },
+  minProperties: 1,
+};
+
+export const PaRule = {
+  type: 'object',
+  required: ['pa_required', 'source_url', 'last_verified'],
+  properties: {
+    pa_required: { type: 'boolean' },
+    pa_type: { enum: [...PA_TYPES] },
+    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    notes: { type: 'string' },
+    source_url: url,
+    last_verified: date,
+    federal_override: { type: 'boolean' },
+    rule_id: { type: 'string' },
+    rule_status: { const: 'verified' },
+    source_title: { type: 'string' },
+    source_publisher: { type: 'string' },
+    documentation: { type: 'array', items: { type: 'string' } },
+    new_starts_only: { type: 'boolean' },
+    step_therapy: { type: 'string' },
+    quantity_limit: { type: 'string' },
+    submission: {
+      type: 'object',
+      required: ['channel', 'target'],
+      properties: { channel: { type: 'string' }, target: { type: 'string' }, url, fax: { type: 'string' }, phone: { type: 'string' } },
+    },
+    turnaround: {
+      type: 'object',
+      required: ['standard_hours', 'expedited_hours'],
+      properties: { standard_hours: { type: 'integer' }, expedited_hours: { type: 'integer' }, basis: { type: 'string' } },
+    },
+    payer: { oneOf: [{ type: 'null' }, { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } }] },
+    codes: { type: 'array', items: { type: 'object', required: ['system', 'code'] } },
+    caveat: { type: 'string' },
+    version_id: { type: 'string' },
+  },
+};
+
+export const NextStep = {
+  type: 'object',
+  required: ['step', 'title', 'items'],
+  properties: { step: { type: 'integer' }, title: { type: 'string' }, items: { type: 'array', items: { type: 'string' } } },
+};
+
+export const LookupResponse = {
+  type: 'object',
+  required: ['state', 'program', 'query', 'result', 'next_steps', 'served_from', 'timestamp'],
+  properties: {
+    state: { type: 'string', pattern: '^[A-Z]{2}$' },
+    program: { enum: [...PROGRAMS] },
+    query: QueryEcho,
+    result: PaRule,
+    next_steps: { type: 'array', items: NextStep, minItems: 3, maxItems: 3 },
+    served_from: { enum: [...SERVED_FROM] },
+    timestamp: isoMs,
+  },
+};
+
+const option = { type: 'object', required: ['val', 'label'], properties: { val: { type: 'string' }, label: { type: 'string' } } };
+export const LookupOptionsResponse = {
+  type: 'object',
+  required: ['drugs', 'services'],
+  properties: { drugs: { type: 'array', items: option }, services: { type: 'array', items: option } },
+};
+
+const mandate = { type: 'object', required: ['effective', 'status'], properties: { effective: date, status: { enum: ['final', 'proposed'] } } };
+export const ManifestResponse = {
+  type: 'object',
+  required: ['service', 'version', 'dataset', 'coverage', 'mandates', 'endpoints', 'docs'],
+  properties: {
+    service: { type: 'string' },
+    version: { type: 'string' },
+    interface_version: { const: '1.0.0' },
+    sample: { type: 'boolean' },
+    notice: { type: 'string' },
+    dataset: {
+      type: 'object',
+      required: ['verified_rules', 'service_rules', 'drug_rules', 'last_verified'],
+      properties: {
+        verified_rules: { type: 'integer' },
+        service_rules: { type: 'integer' },
+        drug_rules: { type: 'integer' },
+        payer_rules: { type: 'integer' },
+        last_verified: { oneOf: [date, { type: 'null' }] },
+        corpus_version: { type: 'integer' },
+      },
+    },
+    coverage: {
+      type: 'object',
+      required: ['states', 'states_count', 'programs', 'service_categories', 'drug_classes'],
+      properties: {
+        states: { type: 'array', items: { enum: [...JURISDICTIONS] } },
+        states_count: { type: 'integer' },
+        programs: { type: 'array', items: { enum: [...PROGRAMS] } },
+        service_categories: { type: 'array', items: { enum: [...SERVICE_CATEGORIES] } },
+        drug_classes: { type: 'array', items: { enum: [...DRUG_CLASSES] } },
+      },
+    },
+    mandates: { type: 'object', required: ['cms_0057_f', 'cms_0062_p'], properties: { cms_0057_f: mandate, cms_0062_p: mandate } },
+    endpoints: { type: 'object', additionalProperties: { type: 'string' } },
+    docs: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+};
+
+const flags = {
+  type: 'object',
+  required: ['medicaid_expansion', 'ffs_dominant', 'wiser'],
+  properties: {
+    medicaid_expansion: { type: ['boolean', 'null'] },
+    ffs_dominant: { type: ['boolean', 'null'] },
+    wiser: { type: ['boolean', 'null'] },
+  },
+};
+
+export const StatesListResponse = {
+  type: 'object',
+  required: ['states', 'total'],
+  properties: {
+    total: { type: 'integer' },
+    states: {
+      type: 'array',
+      minItems: 51,
+      maxItems: 51,
+      items: {
+        type: 'object',
+        required: ['state_abbr', 'name', 'rule_count', 'pa_required_pct', 'flags'],
+        properties: {
+          state_abbr: { enum: [...JURISDICTIONS] },
+          name: { type: 'string' },
+          rule_count: { type: 'integer' },
+          drug_rules: { type: 'integer' },
+          service_rules: { type: 'integer' },
+          pa_required_pct: { type: 'number', minimum: 0, maximum: 100 },
+          flags,
+        },
+      },
+    },
+  },
+};
+
+const counts = { type: 'object', additionalProperties: { type: 'object', required: ['rules', 'pa_required'] } };
+export const StateDetailResponse = {
+  type: 'object',
+  required: ['state_abbr', 'name', 'flags', 'summary', 'service_categories', 'drug_classes', 'state_meta'],
+  properties: {
+    state_abbr: { enum: [...JURISDICTIONS] },
+    name: { type: 'string' },
+    flags,
+    summary: {
+      type: 'object',
+      required: ['total_rules', 'programs_covered', 'pa_type_histogram', 'federal_protected_drug_classes', 'last_verified'],
+      properties: {
+        total_rules: { type: 'integer' },
+        pa_required: { type: 'integer' },
+        programs_covered: { type: 'array', items: { enum: [...PROGRAMS] } },
+        pa_type_histogram: { type: 'object', additionalProperties: { type: 'integer' } },
+        federal_protected_drug_classes: { type: 'array', items: { enum: [...DRUG_CLASSES] } },
+        last_verified: { oneOf: [date, { type: 'null' }] },
+      },
+    },
+    service_categories: counts,
+    drug_classes: counts,
+    state_meta: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['agency', 'mco_brands', 'carve_outs', 'wiser', 'primary_sources'],
+          properties: {
+            agency: { type: 'object', required: ['name', 'url'] },
+            mco_brands: { type: 'array', items: { type: 'string' } },
+            carve_outs: { type: 'array', items: { type: 'string' } },
+            wiser: { type: 'object', required: ['participating'] },
+            primary_sources: { type: 'array', items: { type: 'object', required: ['title', 'url'] } },
+          },
+        },
+      ],
+    },
+  },
+};

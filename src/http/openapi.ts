@@ -1,0 +1,71 @@
+// The OpenAPI 3.1 document, generated from the route table and the response schemas it names, so the
+// description cannot drift from what is served.
+import { INTERFACE_VERSION } from '../services/manifest.js';
+import { CONTENT_TYPES } from './pipeline.js';
+import type { RouteDef } from './route.js';
+
+const SECURITY: Record<RouteDef['auth'], Record<string, string[]>[] | undefined> = {
+  none: undefined,
+  key: [{ ApiKey: [] }],
+  key_or_demo: [{ ApiKey: [] }, { DemoSession: [] }],
+  admin: [{ ApiKey: [] }, { OperatorToken: [] }],
+};
+
+const mediaType = (ct: string): string => ct.split(';')[0]!;
+
+export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const op = r.openapi;
+    const responses: Record<string, unknown> = {};
+    for (const [status, resp] of Object.entries(op.responses)) {
+      const ct = resp.contentType ?? mediaType(CONTENT_TYPES[r.surface]);
+      responses[status] = {
+        description: resp.description,
+        ...(resp.headers ? { headers: resp.headers } : {}),
+        ...(resp.schema ? { content: { [ct]: { schema: resp.schema } } } : {}),
+      };
+    }
+    if (r.deprecated) {
+      const ok = responses['200'] as Record<string, unknown> | undefined;
+      if (ok) {
+        ok.headers = {
+          Deprecation: { description: 'RFC 9745 deprecation date', schema: { type: 'string' } },
+          Sunset: { description: 'RFC 8594 sunset date', schema: { type: 'string' } },
+        };
+      }
+    }
+    paths[path] ??= {};
+    paths[path][r.method.toLowerCase()] = {
+      operationId: r.id,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: op.tags,
+      ...(r.deprecated ? { deprecated: true } : {}),
+      ...(op.parameters ? { parameters: op.parameters } : {}),
+      ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+      ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : { security: [] }),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Prior-authorization rules service',
+      version: INTERFACE_VERSION,
+      description:
+        'Human-verified, source-linked prior-authorization rules for 51 jurisdictions and 7 programs, with FHIR R4 and CDS Hooks surfaces. ' +
+        'Within /v1 only additive changes are made; clients must ignore unknown fields. The bundled corpus is an illustrative sample, not advice.',
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A UUID v4 issued by `prauth keys create`' },
+        DemoSession: { type: 'apiKey', in: 'header', name: 'x-demo-session', description: 'A demo session id (UUID), action plan only' },
+        OperatorToken: { type: 'http', scheme: 'bearer', description: 'Local operator token from the data directory lock (CLI only)' },
+      },
+    },
+  };
+}

@@ -1,0 +1,202 @@
+// The one request pipeline: authenticate -> admit (scope, limits) -> handler -> headers -> write.
+// Used by the fast path and by Express alike, so the two cannot drift.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { ApiError, forbidden, unauthorized } from './api-error.js';
+import type { AppDeps, HttpResult, Principal, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from './route.js';
+import { UUID_V4 } from '../services/keys.js';
+
+// Security headers: helmet's, captured once so the fast path sends exactly what Express would.
+// Cross-origin reads must work for a CORS API, hence the resource policy.
+function captureHelmetHeaders(): [string, string][] {
+  const headers = new Map<string, string>();
+  const fake = {
+    setHeader: (k: string, v: string | number) => headers.set(k, String(v)),
+    removeHeader: (k: string) => headers.delete(k),
+    getHeader: (k: string) => headers.get(k),
+  };
+  helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' }, crossOriginEmbedderPolicy: false })(
+    { headers: {} } as IncomingMessage,
+    fake as unknown as ServerResponse,
+    () => undefined,
+  );
+  return [...headers.entries()];
+}
+export const SECURITY_HEADERS: readonly [string, string][] = captureHelmetHeaders();
+
+export const CORS_HEADERS: readonly [string, string][] = [
+  ['Access-Control-Allow-Origin', '*'],
+  [
+    'Access-Control-Expose-Headers',
+    'Retry-After, Deprecation, Sunset, Link, RateLimit, RateLimit-Policy, X-Request-Id',
+  ],
+];
+export const PREFLIGHT_HEADERS: readonly [string, string][] = [
+  ['Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Content-Type, Accept, X-Api-Key, X-Demo-Session, X-Request-Id, Authorization'],
+  ['Access-Control-Max-Age', '86400'],
+];
+
+export const CONTENT_TYPES: Readonly<Record<Surface, string>> = {
+  json: 'application/json; charset=utf-8',
+  cds: 'application/json; charset=utf-8',
+  fhir: 'application/fhir+json; charset=utf-8',
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+export function requestIdOf(headers: IncomingHttpHeaders): string {
+  const inbound = headers['x-request-id'];
+  return typeof inbound === 'string' && REQUEST_ID.test(inbound) ? inbound : randomUUID();
+}
+
+const ISSUE_CODE: Readonly<Record<number, string>> = {
+  400: 'invalid',
+  401: 'login',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'not-supported',
+  413: 'too-costly',
+  415: 'not-supported',
+  422: 'processing',
+  429: 'throttled',
+};
+
+export function renderError(err: unknown, surface: Surface, requestId: string, log: Logger): HttpResult {
+  const e =
+    err instanceof ApiError
+      ? err
+      : new ApiError(500, 'internal_error', `Internal server error; quote request id ${requestId} when reporting it`);
+  if (!(err instanceof ApiError)) log.error({ reqId: requestId, err }, 'unhandled error');
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...e.headers };
+  if (surface === 'fhir') {
+    return {
+      status: e.status,
+      headers,
+      body: {
+        resourceType: 'OperationOutcome',
+        issue: [
+          {
+            severity: e.status >= 500 ? 'fatal' : 'error',
+            code: ISSUE_CODE[e.status] ?? 'exception',
+            details: { coding: [{ system: 'urn:prauth:error-code', code: e.code }], text: e.message },
+            diagnostics: e.message,
+            ...(e.expression ? { expression: [e.expression] } : {}),
+          },
+        ],
+      },
+    };
+  }
+  return {
+    status: e.status,
+    headers,
+    body: { error: e.message, code: e.code, ...e.extra, ...(e.status >= 500 ? { request_id: requestId } : {}) },
+  };
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+async function authenticate(route: RouteDef, headers: IncomingHttpHeaders, deps: AppDeps): Promise<Principal | undefined> {
+  if (route.auth === 'none') return undefined;
+  if (route.auth === 'admin') {
+    const bearer = headerValue(headers, 'authorization')?.replace(/^Bearer\s+/i, '');
+    if (bearer && deps.operatorToken && safeEqual(bearer, deps.operatorToken)) return { kind: 'operator' };
+  }
+  const key = headerValue(headers, 'x-api-key');
+  if (key) {
+    const principal = await deps.keys.verify(key.trim());
+    if (!principal) throw unauthorized('Invalid or revoked API key');
+    if (route.auth === 'admin' && !principal.admin) throw forbidden('This endpoint needs an admin key');
+    return principal;
+  }
+  if (route.auth === 'key_or_demo') {
+    const session = headerValue(headers, 'x-demo-session');
+    if (session) {
+      const demo = UUID_V4.test(session) && deps.demo ? await deps.demo.verify(session) : null;
+      if (!demo) throw unauthorized('Invalid or expired demo session');
+      return demo;
+    }
+    throw unauthorized('Missing credentials: send x-api-key, or x-demo-session for demo access');
+  }
+  throw unauthorized('Missing API key: send it in the x-api-key header');
+}
+
+function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => void {
+  return (scope) => {
+    if (!principal || principal.kind !== 'key' || principal.admin) return;
+    const states = principal.states ? (scope.states ?? []).filter((s) => !principal.states!.has(s)) : [];
+    if (states.length) {
+      throw forbidden(`State${states.length > 1 ? 's' : ''} ${states.join(', ')} not in this key's subscription`, {
+        out_of_scope: { states },
+      });
+    }
+    const programs = principal.programs ? (scope.programs ?? []).filter((p) => !principal.programs!.has(p)) : [];
+    if (programs.length) {
+      throw forbidden(`Program ${programs.join(', ')} not in this key's subscription`, { out_of_scope: { programs } });
+    }
+  };
+}
+
+export interface PipelineInput {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  params: Record<string, string>;
+  body: unknown;
+  requestId: string;
+}
+
+export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppDeps): Promise<HttpResult> {
+  const extraHeaders: Record<string, string> = {};
+  let result: HttpResult;
+  try {
+    const principal = await authenticate(route, input.headers, deps);
+    if (principal && route.group && principal.kind !== 'operator') {
+      if (principal.kind === 'key' && !principal.admin && principal.groups && !principal.groups.has(route.group)) {
+        throw forbidden(`Endpoint group '${route.group}' is not in this key's subscription`, { out_of_scope: { endpoint: route.group } });
+      }
+      if (deps.gate) Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
+    }
+    const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
+    result = await route.handle(ctx, deps);
+    const cache = result.status < 300 ? route.cache : 'no-store';
+    result.headers = { ...(cache ? { 'Cache-Control': cache } : {}), ...extraHeaders, ...result.headers };
+  } catch (err) {
+    result = renderError(err, route.surface, input.requestId, deps.log);
+    result.headers = { ...extraHeaders, ...result.headers };
+  }
+  if (route.auth !== 'none') result.headers!.Vary = 'x-api-key, x-demo-session';
+  return result;
+}
+
+const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string';
+
+export function writeResult(res: ServerResponse, method: string, result: HttpResult, surface: Surface, requestId: string): void {
+  const payload = result.status === 204 ? '' : isRaw(result.body) ? result.body.raw : JSON.stringify(result.body);
+  for (const [k, v] of SECURITY_HEADERS) res.setHeader(k, v);
+  for (const [k, v] of CORS_HEADERS) res.setHeader(k, v);
+  res.setHeader('X-Request-Id', requestId);
+  if (result.status !== 204) {
+    res.setHeader('Content-Type', CONTENT_TYPES[surface]);
+    res.setHeader('Content-Length', Buffer.byteLength(payload));
+  }
+  if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
+  res.statusCode = result.status;
+  res.end(method === 'HEAD' ? undefined : payload);
+}
+
+export function logAccess(log: Logger, requestId: string, method: string, path: string, status: number, started: bigint): void {
+  // Path only: query strings and bodies can carry member context; keys and tokens are never logged.
+  log.info({ reqId: requestId, method, path, status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+}

@@ -1,0 +1,104 @@
+// The declarative route table's types. Handlers are framework-neutral: they take a RequestContext and return
+// an HttpResult, so the same route runs on the fast path (node:http) and through Express.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { CorpusHolder } from '../corpus/corpus-holder.js';
+import type { EndpointGroup } from '../domain/endpoint-groups.js';
+import type { DocumentStore } from '../store/port.js';
+import type { KeyPrincipal, KeyService } from '../services/keys.js';
+import type { IngestReport } from '../ingest/run-ingest.js';
+
+export type Surface = 'json' | 'fhir' | 'cds';
+
+export interface DemoPrincipal {
+  kind: 'demo';
+  sessionId: string;
+  expiresAt: string;
+}
+export interface OperatorPrincipal {
+  kind: 'operator';
+}
+export type Principal = KeyPrincipal | DemoPrincipal | OperatorPrincipal;
+
+export interface ScopeRequest {
+  states?: readonly string[];
+  programs?: readonly string[];
+}
+
+export interface RequestContext {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly params: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly requestId: string;
+  readonly now: Date;
+  readonly principal: Principal | undefined;
+  /** Throws 403 naming what is outside the principal's subscription. */
+  authorize(scope: ScopeRequest): void;
+}
+
+/** A body already serialised (the fast path's precomputed bytes). */
+export interface RawBody {
+  raw: string;
+}
+
+export interface HttpResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Access control beyond "is this a valid key": subscription groups, rate limits, usage metering.
+ * Returns extra response headers (rate-limit state) or throws an ApiError (403/429).
+ */
+export interface AccessGate {
+  admit(principal: Principal, group: EndpointGroup, route: RouteDef): Promise<Record<string, string>>;
+}
+
+export interface DemoSessions {
+  verify(id: string): Promise<DemoPrincipal | null>;
+}
+
+export interface AppDeps {
+  config: Config;
+  store: DocumentStore;
+  corpus: CorpusHolder;
+  keys: KeyService;
+  log: Logger;
+  now: () => Date;
+  gate?: AccessGate;
+  demo?: DemoSessions;
+  /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
+  ingest: (path: string) => Promise<IngestReport>;
+  /** The token the local CLI presents to the admin interface (embedded store only). */
+  operatorToken?: string;
+}
+
+export interface OpenApiOperation {
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters?: Record<string, unknown>[];
+  requestBody?: Record<string, unknown>;
+  /** status -> { description, schema?, contentType? } */
+  responses: Record<string, { description: string; schema?: Record<string, unknown>; contentType?: string; headers?: Record<string, unknown> }>;
+}
+
+export interface RouteDef {
+  id: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Express-style path, e.g. /v1/formulary/:state/:program */
+  path: string;
+  auth: 'none' | 'key' | 'key_or_demo' | 'admin';
+  group?: EndpointGroup;
+  surface: Surface;
+  /** Cache-Control for successful responses. */
+  cache?: string;
+  deprecated?: boolean;
+  handle(ctx: RequestContext, deps: AppDeps): HttpResult | Promise<HttpResult>;
+  openapi: OpenApiOperation;
+}

@@ -1,0 +1,71 @@
+// Endpoints 7, 8, 9: public discovery (no key). Cache lifetimes per spec 4.3 rule 7.
+import { lookupOptions } from '../../services/lookup-options.js';
+import { buildManifest } from '../../services/manifest.js';
+import { listStates, stateDetail } from '../../services/states.js';
+import { programParam, stateParam } from '../openapi-params.js';
+import { ErrorBody, LookupOptionsResponse, ManifestResponse, StateDetailResponse, StatesListResponse } from '../openapi-schemas.js';
+import { requireProgram, requireState, single, parseState } from '../params.js';
+import type { RouteDef } from '../route.js';
+
+export const discoveryRoutes: RouteDef[] = [
+  {
+    id: 'lookup-options',
+    method: 'GET',
+    path: '/v1/lookup-options',
+    auth: 'none',
+    surface: 'json',
+    cache: 'public, max-age=300, s-maxage=300',
+    handle(ctx, deps) {
+      const state = requireState(ctx.query);
+      const program = requireProgram(ctx.query);
+      return { status: 200, body: lookupOptions(deps.corpus.current, state, program) };
+    },
+    openapi: {
+      summary: 'Drug classes and service categories that have published rules for a state and program',
+      tags: ['discovery'],
+      parameters: [stateParam(), programParam],
+      responses: {
+        '200': { description: 'Options (either array may be empty)', schema: LookupOptionsResponse },
+        '400': { description: 'Missing or invalid state or program', schema: ErrorBody },
+      },
+    },
+  },
+  {
+    id: 'manifest',
+    method: 'GET',
+    path: '/v1/manifest',
+    auth: 'none',
+    surface: 'json',
+    cache: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
+    handle(_ctx, deps) {
+      return { status: 200, body: buildManifest(deps.corpus.current, deps.config.publicBaseUrl) };
+    },
+    openapi: {
+      summary: 'Service manifest: dataset counts and version, coverage, federal mandates, endpoints, docs',
+      tags: ['discovery'],
+      responses: { '200': { description: 'The manifest', schema: ManifestResponse } },
+    },
+  },
+  {
+    id: 'states',
+    method: 'GET',
+    path: '/v1/states',
+    auth: 'none',
+    surface: 'json',
+    cache: 'public, max-age=300, s-maxage=3600',
+    handle(ctx, deps) {
+      const raw = single(ctx.query, 'state');
+      if (raw === undefined) return { status: 200, body: listStates(deps.corpus.current) };
+      return { status: 200, body: stateDetail(deps.corpus.current, parseState(raw)) };
+    },
+    openapi: {
+      summary: 'All 51 jurisdictions with rule counts and policy flags, or one jurisdiction in detail with ?state=',
+      tags: ['discovery'],
+      parameters: [stateParam(false)],
+      responses: {
+        '200': { description: 'List form without state; detail form with state', schema: { oneOf: [StatesListResponse, StateDetailResponse] } },
+        '400': { description: 'Invalid state code', schema: ErrorBody },
+      },
+    },
+  },
+];

@@ -1,0 +1,94 @@
+// Endpoints 1 and 2: single-state lookup and its deprecated alias.
+import { completeLookupBody, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import { ApiError } from '../api-error.js';
+import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
+import { ErrorBody, LookupResponse, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
+import { requireProgram, requireState, requireSubject } from '../params.js';
+import type { AppDeps, HttpResult, RequestContext, RouteDef } from '../route.js';
+
+export function scopeGap(q: LookupQuery): ApiError {
+  return new ApiError(
+    404,
+    'scope_gap',
+    `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet`,
+    {
+      scope_gap: true,
+      state: q.state,
+      program: q.program,
+      query: toQueryEcho(q.subject),
+      notify_url: '/v1/notify-when-ready',
+    },
+  );
+}
+
+export function parseLookupQuery(ctx: RequestContext): LookupQuery {
+  return { state: requireState(ctx.query), program: requireProgram(ctx.query), subject: requireSubject(ctx.query) };
+}
+
+function lookup(ctx: RequestContext, deps: AppDeps): HttpResult {
+  const q = parseLookupQuery(ctx);
+  ctx.authorize({ states: [q.state], programs: [q.program] });
+  const out = lookupRule(deps.corpus.current, q);
+  if (out.kind === 'scope_gap') throw scopeGap(q);
+  return { status: 200, body: { raw: completeLookupBody(out.prefix, ctx.now) } };
+}
+
+const lookupOpenApi = (deprecated: boolean) => ({
+  summary: deprecated ? 'Deprecated alias of /v1/pauth-lookup' : 'Prior-authorization rule for one state, program and drug class or service category',
+  description:
+    'Exactly one of drug or service. Answers the verified rule with its citation (source_url, last_verified) and the next steps in order: gather documentation, submit, expected turnaround. A combination without a verified rule is a 404 whose body has `scope_gap: true`.',
+  tags: ['lookup'],
+  parameters: [stateParam(), programParam, drugParam, serviceParam, drugClassAlias, categoryAlias],
+  responses: {
+    '200': { description: 'The rule', schema: LookupResponse },
+    '400': { description: 'Invalid parameters (both or neither of drug and service, bad state or program)', schema: ErrorBody },
+    '401': { description: 'Missing or invalid x-api-key', schema: ErrorBody },
+    '403': { description: 'State or program outside the key subscription', schema: ErrorBody },
+    '404': { description: 'No verified rule (scope_gap)', schema: ScopeGapError },
+    '429': { description: 'Rate limit exceeded', schema: RateLimitError },
+  },
+});
+
+export function lookupRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
+  const { paLookupDeprecatedAt, paLookupSunsetAt } = deps.config;
+  const deprecationHeaders = {
+    // RFC 9745: a Structured Field Date; RFC 8594: an HTTP-date.
+    Deprecation: `@${Math.floor(paLookupDeprecatedAt.getTime() / 1000)}`,
+    Sunset: paLookupSunsetAt.toUTCString(),
+    Link: '</v1/pauth-lookup>; rel="successor-version"',
+  };
+  return [
+    {
+      id: 'pauth-lookup',
+      method: 'GET',
+      path: '/v1/pauth-lookup',
+      auth: 'key',
+      group: 'lookup',
+      surface: 'json',
+      cache: 'private, max-age=3600',
+      handle: lookup,
+      openapi: lookupOpenApi(false),
+    },
+    {
+      id: 'pa-lookup',
+      method: 'GET',
+      path: '/v1/pa-lookup',
+      auth: 'key',
+      group: 'lookup',
+      surface: 'json',
+      cache: 'private, max-age=3600',
+      deprecated: true,
+      handle(ctx, d) {
+        try {
+          const r = lookup(ctx, d);
+          r.headers = { ...r.headers, ...deprecationHeaders };
+          return r;
+        } catch (err) {
+          if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message, err.extra, { ...err.headers, ...deprecationHeaders });
+          throw err;
+        }
+      },
+      openapi: lookupOpenApi(true),
+    },
+  ];
+}

@@ -1,0 +1,56 @@
+// Composition root: the only place that reads the environment and starts infrastructure.
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startService } from './service.js';
+import { DataDirBusyError } from './store/embedded/data-dir-lock.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const t0 = process.hrtime.bigint();
+  let service;
+  try {
+    service = await startService(config, log);
+  } catch (err) {
+    if (err instanceof DataDirBusyError) {
+      process.stderr.write(`prauth: ${err.message}; stop it first or set PRAUTH_DATA_DIR to another directory\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  log.info({ url: service.url, store: service.store.kind, corpusVersion: service.corpus.current.version, startMs: Math.round(ms) }, 'listening');
+  process.stdout.write(`prauth listening on http://${config.host}:${(service.server.address() as { port: number }).port} (${service.store.kind} store, ${service.corpus.current.counts.verified} verified rules)\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    service
+      .stop()
+      .then(() => {
+        log.flush(() => process.exit(0));
+      })
+      .catch((err: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`prauth failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+// startService: config -> store -> corpus -> app -> listen. Used by main.ts, the end-to-end tests and the bench.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
+import { buildApp, type BuiltApp } from './app.js';
+import type { Config } from './config.js';
+import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
+import type { AppDeps } from './http/route.js';
+import { runIngest, type IngestReport } from './ingest/run-ingest.js';
+import { createKeyService } from './services/keys.js';
+import { readCorpusVersion } from './store/collections.js';
+import { acquireLock, type HeldLock } from './store/embedded/data-dir-lock.js';
+import { openStore } from './store/open-store.js';
+import type { DocumentStore } from './store/port.js';
+
+export interface RunningService {
+  server: Server;
+  url: string;
+  deps: AppDeps;
+  app: BuiltApp;
+  store: DocumentStore;
+  corpus: CorpusHolder;
+  stop(): Promise<void>;
+}
+
+/** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
+export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (path: string) => Promise<IngestReport> {
+  let chain: Promise<unknown> = Promise.resolve();
+  return (path) => {
+    const run = chain.then(async () => {
+      const report = await runIngest({ store, now }, path);
+      if (report.corpusChanged && corpus) await corpus.refresh();
+      return report;
+    });
+    chain = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
+  let lock: HeldLock | undefined;
+  if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
+  try {
+    const store = await openStore(config);
+    const now = () => new Date();
+    if (config.loadSample && (await readCorpusVersion(store)) === 0 && existsSync(config.fixturesDir)) {
+      const report = await runIngest({ store, now }, config.fixturesDir);
+      log.info({ added: report.added, rejected: report.rejected.length, corpusVersion: report.corpusVersion }, 'loaded the bundled sample corpus');
+    }
+    const corpus = await createCorpusHolder(store);
+    corpus.startPolling(config.corpusPollSeconds * 1000, (err) => log.warn({ err }, 'corpus refresh failed'));
+    const deps: AppDeps = {
+      config,
+      store,
+      corpus,
+      log,
+      now,
+      keys: createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds }),
+      ingest: createIngester(store, corpus, now),
+      ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
+    };
+    await extend?.(deps);
+    const app = buildApp(deps);
+    const server = createServer(app.handler);
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}`;
+    if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken);
+
+    let task: ScheduledTask | undefined;
+    if (config.ingestCron && config.ingestSource) {
+      if (!cronValidate(config.ingestCron)) throw new Error(`INGEST_CRON is not a valid cron expression: ${config.ingestCron}`);
+      const source = config.ingestSource;
+      task = cronSchedule(config.ingestCron, async () => {
+        const report = await deps.ingest(source);
+        log.info({ added: report.added, changed: report.changed, rejected: report.rejected.length }, 'scheduled ingest');
+      }, { noOverlap: true, name: 'ingest' });
+    }
+
+    return {
+      server,
+      url,
+      deps,
+      app,
+      store,
+      corpus,
+      async stop() {
+        await task?.stop();
+        corpus.stop();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await store.close();
+        lock?.release();
+      },
+    };
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}

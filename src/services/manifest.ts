@@ -1,0 +1,75 @@
+// Spec 2.6. Mandate dates are the federal facts in shared/reference/regulatory-facts.md:
+// CMS-0057-F effective 2024-04-08 (final, 89 FR 8758); CMS-0062-P proposed, most provisions from 2027-10-01.
+import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
+import type { ReadModel } from '../corpus/read-model.js';
+
+export const INTERFACE_VERSION = '1.0.0';
+export const SERVICE_NAME = 'prauth: prior-authorization rules service';
+export const SAMPLE_NOTICE =
+  'The bundled corpus is an illustrative sample built from public program facts, not coverage, legal or clinical advice. ' +
+  'Confirm every rule against its source_url before relying on it.';
+
+export const ENDPOINTS: Readonly<Record<string, string>> = {
+  pauth_lookup: 'GET /v1/pauth-lookup: single-state rule for a drug class or service category (key)',
+  pa_lookup: 'GET /v1/pa-lookup: deprecated alias of /v1/pauth-lookup (key)',
+  compare: 'GET /v1/compare: 2 to 10 states side by side (key + compare add-on)',
+  compare_payers: 'GET /v1/compare-payers: every payer in a state for one subject (key)',
+  action_plan: 'GET /v1/action-plan: ranked next actions before or after a decision (key or demo session)',
+  lookup_options: 'GET /v1/lookup-options: drug classes and services with rules for a state and program',
+  manifest: 'GET /v1/manifest: this document',
+  states: 'GET /v1/states: jurisdictions with rule counts and policy flags; ?state= for detail',
+  cds_services: 'GET /v1/cds-services: CDS Hooks discovery (CRD)',
+  coverage_requirements: 'POST /v1/cds-services/service-coverage-requirements: CRD order-sign / order-select (key)',
+  metadata: 'GET /v1/metadata: FHIR R4 CapabilityStatement',
+  formulary: 'GET /v1/formulary/{state}/{program}: US Drug Formulary bundle (key)',
+  dtr_questionnaire: 'GET /v1/dtr/questionnaire/{state}/{program}/{drug}: DTR Questionnaire (key)',
+  claim_submit: 'POST /v1/Claim/$submit: PAS prior-authorization request (key)',
+  openapi: 'GET /openapi.json: OpenAPI 3.1 description of this interface',
+};
+
+export function buildManifest(model: ReadModel, publicBaseUrl: string | undefined): Record<string, unknown> {
+  const base = publicBaseUrl ?? '';
+  return {
+    service: SERVICE_NAME,
+    version: `${model.lastVerified ?? 'empty'}.${model.version}`,
+    interface_version: INTERFACE_VERSION,
+    sample: true,
+    notice: SAMPLE_NOTICE,
+    dataset: {
+      verified_rules: model.counts.verified,
+      service_rules: model.counts.service,
+      drug_rules: model.counts.drug,
+      payer_rules: model.counts.payerLevel,
+      last_verified: model.lastVerified,
+      corpus_version: model.version,
+      combinations: JURISDICTIONS.length * PROGRAMS.length * (DRUG_CLASSES.length + SERVICE_CATEGORIES.length),
+    },
+    coverage: {
+      states: [...JURISDICTIONS].filter((s) => model.rulesByState.has(s)),
+      states_count: [...JURISDICTIONS].filter((s) => model.rulesByState.has(s)).length,
+      programs: [...PROGRAMS],
+      service_categories: [...SERVICE_CATEGORIES],
+      drug_classes: [...DRUG_CLASSES],
+    },
+    mandates: {
+      cms_0057_f: {
+        effective: '2024-04-08',
+        status: 'final',
+        title: 'Advancing Interoperability and Improving Prior Authorization Processes',
+        citation: '89 FR 8758',
+      },
+      cms_0062_p: {
+        effective: '2027-10-01',
+        status: 'proposed',
+        title: '2026 CMS Interoperability Standards and Prior Authorization for Drugs',
+        note: 'Proposed rule published 2026-04-14; most provisions would apply from 2027-10-01 if finalized.',
+      },
+    },
+    endpoints: ENDPOINTS,
+    docs: {
+      openapi: `${base}/openapi.json`,
+      fhir_capability_statement: `${base}/v1/metadata`,
+      cds_hooks_discovery: `${base}/v1/cds-services`,
+    },
+  };
+}

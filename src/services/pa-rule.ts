@@ -1,0 +1,112 @@
+// Projection of a canonical rule document to the wire PaRule (spec 2.2) and its next steps (spec 2.3).
+// Shared by lookup, compare, compare-payers and the action plan so that every JSON surface says the same thing.
+import type { CoverageRuleDoc } from '../domain/documents.js';
+
+export interface PaRule {
+  pa_required: boolean;
+  pa_type: string;
+  confidence: number;
+  notes: string;
+  source_url: string;
+  last_verified: string;
+  federal_override: boolean;
+  // Additive fields (spec 9.2): what a client needs to act and to cite.
+  rule_id: string;
+  rule_status: 'verified';
+  source_title: string;
+  source_publisher: string;
+  documentation: string[];
+  new_starts_only?: boolean;
+  step_therapy?: string;
+  quantity_limit?: string;
+  submission: { channel: string; target: string; url?: string; fax?: string; phone?: string };
+  turnaround: { standard_hours: number; expedited_hours: number; basis?: string };
+  payer: { id: string; name: string } | null;
+  codes?: { system: string; code: string; display?: string }[];
+  caveat?: string;
+  version_id?: string;
+}
+
+export interface NextStep {
+  step: number;
+  title: string;
+  items: string[];
+}
+
+export function toPaRule(rule: CoverageRuleDoc): PaRule {
+  const { requirement: r, submission: s, turnaround: t, verification: v } = rule;
+  return {
+    pa_required: r.paRequired,
+    pa_type: r.paType,
+    confidence: v.confidence,
+    notes: r.criteria,
+    source_url: rule.source.url,
+    last_verified: v.lastVerified,
+    federal_override: rule.federalOverride,
+    rule_id: rule.id,
+    rule_status: 'verified',
+    source_title: rule.source.title,
+    source_publisher: rule.source.publisher,
+    documentation: r.documentation,
+    ...(r.newStartsOnly !== undefined ? { new_starts_only: r.newStartsOnly } : {}),
+    ...(r.stepTherapy ? { step_therapy: r.stepTherapy } : {}),
+    ...(r.quantityLimit ? { quantity_limit: r.quantityLimit } : {}),
+    submission: {
+      channel: s.channel,
+      target: s.target,
+      ...(s.url ? { url: s.url } : {}),
+      ...(s.fax ? { fax: s.fax } : {}),
+      ...(s.phone ? { phone: s.phone } : {}),
+    },
+    turnaround: {
+      standard_hours: t.standardHours,
+      expedited_hours: t.expeditedHours,
+      ...(t.basis ? { basis: t.basis } : {}),
+    },
+    payer: rule.payer ? { id: rule.payer.id, name: rule.payer.name } : null,
+    ...(rule.codes?.length ? { codes: rule.codes } : {}),
+    ...(v.caveat ? { caveat: v.caveat } : {}),
+    ...(rule.meta?.versionId ? { version_id: rule.meta.versionId } : {}),
+  };
+}
+
+export function formatHours(hours: number): string {
+  if (hours === 0) return 'not applicable';
+  if (hours % 24 === 0 && hours > 72) return `${hours / 24} calendar days (${hours} hours)`;
+  return `${hours} hours`;
+}
+
+/** The three steps, always in this order: gather documentation, submit, expected turnaround. */
+export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
+  const { requirement: r, submission: s, turnaround: t } = rule;
+  const gather = r.paRequired
+    ? r.documentation.length
+      ? r.documentation
+      : ['Clinical notes supporting medical necessity']
+    : ['Prior authorization is not required; keep clinical documentation with the record for the claim', ...r.documentation];
+  if (r.stepTherapy) gather.push(`Step therapy: ${r.stepTherapy}`);
+  if (r.quantityLimit) gather.push(`Quantity limit: ${r.quantityLimit}`);
+
+  const submit: string[] = [];
+  if (r.paRequired && s.channel !== 'none') {
+    submit.push(`Submit to: ${s.target}`);
+    submit.push(`Channel: ${s.channel.replace('_', ' ')}`);
+    if (s.url) submit.push(`Online: ${s.url}`);
+    if (s.fax) submit.push(`Fax: ${s.fax}`);
+    if (s.phone) submit.push(`Phone: ${s.phone}`);
+    if (r.newStartsOnly) submit.push('Applies to new starts only; members continuing therapy are not subject to this PA');
+  } else {
+    submit.push(`No prior authorization request is needed; bill as usual (${s.target})`);
+  }
+
+  const turnaround = r.paRequired
+    ? [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
+    : ['No decision to wait for'];
+  if (r.paRequired && t.basis) turnaround.push(`Basis: ${t.basis}`);
+
+  return [
+    { step: 1, title: 'Gather clinical documentation', items: gather },
+    { step: 2, title: r.paRequired ? 'Submit the prior authorization request' : 'Submission', items: submit },
+    { step: 3, title: 'Expected turnaround', items: turnaround },
+  ];
+}

@@ -1,0 +1,47 @@
+// Collection names and the indexes ensured at start. Repositories over the port live beside it.
+import type { DocumentStore } from './port.js';
+
+export const COLLECTIONS = {
+  rules: 'rules',
+  jurisdictions: 'jurisdictions',
+  payers: 'payers',
+  drugs: 'drugs',
+  codeMappings: 'code_mappings',
+  events: 'events',
+  topics: 'topics',
+  changes: 'changes',
+  meta: 'meta',
+  keys: 'keys',
+  usage: 'usage',
+  demoSessions: 'demo_sessions',
+  notifications: 'notifications',
+} as const;
+
+export async function ensureIndexes(store: DocumentStore): Promise<void> {
+  await Promise.all([
+    store.collection(COLLECTIONS.rules).ensureIndex('jurisdiction'),
+    store.collection(COLLECTIONS.changes).ensureIndex('corpusVersion'),
+    store.collection(COLLECTIONS.keys).ensureIndex('hash', { unique: true }),
+    store.collection(COLLECTIONS.usage).ensureIndex('keyId'),
+    store.collection(COLLECTIONS.events).ensureIndex('ruleId', { sparse: true }),
+  ]);
+}
+
+export interface CorpusMeta {
+  id: 'corpus';
+  version: number;
+  updatedAt: string;
+}
+
+export async function readCorpusVersion(store: DocumentStore): Promise<number> {
+  const meta = await store.collection<CorpusMeta>(COLLECTIONS.meta).findOne({ id: 'corpus' });
+  return meta?.version ?? 0;
+}
+
+/** Increments the corpus version atomically and returns the new value. */
+export async function bumpCorpusVersion(store: DocumentStore, now: Date): Promise<number> {
+  const meta = store.collection<CorpusMeta>(COLLECTIONS.meta);
+  const version = await meta.increment('corpus', 'version', 1, { id: 'corpus', updatedAt: now.toISOString() });
+  await meta.update({ id: 'corpus' }, { updatedAt: now.toISOString() });
+  return version;
+}

@@ -1,0 +1,93 @@
+// The embedded store belongs to one process at a time. Whoever opens it takes `prauth.lock` in the data
+// directory (created with O_EXCL). A running server records its admin URL and a random operator token (file mode
+// 0600) there, so the CLI sends its writes through the server instead of opening the files behind its back.
+import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface LockInfo {
+  pid: number;
+  holder: 'server' | 'cli';
+  startedAt: string;
+  /** Set by a server once it listens. */
+  adminUrl?: string;
+  operatorToken?: string;
+}
+
+export class DataDirBusyError extends Error {
+  constructor(readonly info: LockInfo) {
+    super(`the data directory is in use by a ${info.holder} (pid ${info.pid})`);
+    this.name = 'DataDirBusyError';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function lockPath(dataDir: string): string {
+  return join(dataDir, 'prauth.lock');
+}
+
+/** The live holder of the lock, or undefined (a lock left by a dead process counts as free). */
+export function readLock(dataDir: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(lockPath(dataDir), 'utf8')) as LockInfo;
+    return alive(info.pid) && info.pid !== process.pid ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface HeldLock {
+  info: LockInfo;
+  /** Rewrites the lock with the server's admin address once it is known. */
+  publish(adminUrl: string, operatorToken: string): void;
+  release(): void;
+}
+
+export function acquireLock(dataDir: string, holder: LockInfo['holder']): HeldLock {
+  mkdirSync(dataDir, { recursive: true });
+  const path = lockPath(dataDir);
+  const info: LockInfo = { pid: process.pid, holder, startedAt: new Date().toISOString() };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeFileSync(fd, JSON.stringify(info));
+      closeSync(fd);
+      let released = false;
+      return {
+        info,
+        publish(adminUrl, operatorToken) {
+          Object.assign(info, { adminUrl, operatorToken });
+          writeFileSync(path, JSON.stringify(info), { mode: 0o600 });
+        },
+        release() {
+          if (released) return;
+          released = true;
+          try {
+            const current = JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
+            if (current.pid === process.pid) unlinkSync(path);
+          } catch {
+            /* already gone */
+          }
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const current = readLock(dataDir);
+      if (current) throw new DataDirBusyError(current);
+      // Stale lock from a process that died: remove and try once more.
+      try {
+        unlinkSync(path);
+      } catch {
+        /* raced with another remover */
+      }
+    }
+  }
+  throw new Error(`could not acquire ${path}`);
+}

@@ -1,0 +1,178 @@
+// Embedded default: one @seald-io/nedb datastore (an append-only JSON-lines file, compacted on load) per
+// collection under PRAUTH_DATA_DIR. Mutations are fsync'd before they resolve, so an acknowledged write survives
+// a crash. Single-process by nature: see ./data-dir-lock.ts for how the CLI and the server share it.
+import { mkdirSync, openSync, fsyncSync, closeSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+// nedb is CommonJS with a default-export typing; load the constructor through require so both agree.
+type NedbCtor = typeof import('@seald-io/nedb').default;
+const Nedb = createRequire(import.meta.url)('@seald-io/nedb') as NedbCtor;
+type Datastore<S extends Record<string, unknown>> = InstanceType<NedbCtor> & { __schema?: S };
+import type { Collection, DocumentStore, Filter, FindOptions, Keyed } from '../port.js';
+import { DuplicateKeyError } from '../port.js';
+
+type Stored<T> = T & { _id: string };
+
+function strip<T extends Keyed>(doc: Stored<T> | null): T | null {
+  if (!doc) return null;
+  const { _id: _ignored, ...rest } = doc;
+  return rest as unknown as T;
+}
+
+function fsyncPath(filename: string): void {
+  if (!existsSync(filename)) return;
+  const fd = openSync(filename, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+class EmbeddedCollection<T extends Keyed> implements Collection<T> {
+  // Serialises read-modify-write operations (increment) within this process.
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly name: string,
+    private readonly db: Datastore<Record<string, unknown>>,
+    private readonly filename: string | undefined,
+  ) {}
+
+  private durable(): void {
+    if (this.filename) fsyncPath(this.filename);
+  }
+
+  private serial<R>(fn: () => Promise<R>): Promise<R> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    let cursor = this.db.findAsync(filter as Record<string, unknown>);
+    if (options.sort) cursor = cursor.sort(options.sort as Record<string, number>);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    const docs = (await cursor) as Stored<T>[];
+    return docs.map((d) => strip(d)!);
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return strip((await this.db.findOneAsync(filter as Record<string, unknown>)) as Stored<T> | null);
+  }
+
+  async insert(doc: T): Promise<void> {
+    try {
+      await this.db.insertAsync({ ...doc, _id: String(doc.id) });
+    } catch (err) {
+      if ((err as { errorType?: string }).errorType === 'uniqueViolated') throw new DuplicateKeyError(this.name, doc.id);
+      throw err;
+    }
+    this.durable();
+  }
+
+  async upsertMany(docs: readonly T[]): Promise<void> {
+    if (!docs.length) return;
+    // New documents go in one append; existing ones are replaced in place (one line each), so a crash part-way
+    // never leaves a document removed but not re-inserted.
+    const ids = docs.map((d) => String(d.id));
+    const existing = new Set(
+      ((await this.db.findAsync({ _id: { $in: ids } }, { _id: 1 })) as { _id: string }[]).map((d) => d._id),
+    );
+    const fresh = docs.filter((d) => !existing.has(String(d.id)));
+    if (fresh.length) await this.db.insertAsync(fresh.map((d) => ({ ...d, _id: String(d.id) })));
+    for (const d of docs) {
+      if (existing.has(String(d.id))) await this.db.updateAsync({ _id: String(d.id) }, { ...d, _id: String(d.id) }, {});
+    }
+    this.durable();
+  }
+
+  async update(filter: Filter, set: Readonly<Partial<T>>): Promise<number> {
+    const { numAffected } = await this.db.updateAsync(filter as Record<string, unknown>, { $set: set }, { multi: true });
+    this.durable();
+    return numAffected;
+  }
+
+  increment(id: T['id'], field: string, by: number, seed: Readonly<Partial<T>>): Promise<number> {
+    return this.serial(async () => {
+      const _id = String(id);
+      const existing = (await this.db.findOneAsync({ _id })) as Record<string, unknown> | null;
+      if (!existing) {
+        await this.db.insertAsync({ ...seed, id, _id, [field]: by });
+        this.durable();
+        return by;
+      }
+      const value = (typeof existing[field] === 'number' ? (existing[field] as number) : 0) + by;
+      await this.db.updateAsync({ _id }, { $set: { [field]: value } }, {});
+      this.durable();
+      return value;
+    });
+  }
+
+  async delete(filter: Filter): Promise<number> {
+    const n = await this.db.removeAsync(filter as Record<string, unknown>, { multi: true });
+    this.durable();
+    return n;
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    return await this.db.countAsync(filter as Record<string, unknown>);
+  }
+
+  async ensureIndex(field: string, options: { unique?: boolean; sparse?: boolean } = {}): Promise<void> {
+    await this.db.ensureIndexAsync({ fieldName: field, unique: options.unique ?? false, sparse: options.sparse ?? false });
+  }
+}
+
+export interface EmbeddedStoreOptions {
+  /** Directory for the collection files; undefined keeps everything in memory (unit tests). */
+  dataDir?: string;
+}
+
+export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
+  const { dataDir } = options;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const collections = new Map<string, EmbeddedCollection<Keyed>>();
+  const loading = new Map<string, Promise<void>>();
+  const datastores: Datastore<Record<string, unknown>>[] = [];
+
+  function open(name: string): EmbeddedCollection<Keyed> {
+    let c = collections.get(name);
+    if (c) return c;
+    if (!/^[a-z_]{1,40}$/.test(name)) throw new Error(`invalid collection name ${name}`);
+    const filename = dataDir ? join(dataDir, `${name}.db`) : undefined;
+    const db = new Nedb(filename ? { filename } : { inMemoryOnly: true });
+    datastores.push(db);
+    loading.set(name, db.loadDatabaseAsync());
+    c = new EmbeddedCollection(name, db, filename);
+    collections.set(name, c);
+    return c;
+  }
+
+  // Wrap each collection so that every call waits for its file to be loaded first.
+  function collection<T extends Keyed>(name: string): Collection<T> {
+    const c = open(name) as unknown as EmbeddedCollection<T>;
+    const ready = loading.get(name)!;
+    return new Proxy(c, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => ready.then(() => (v as (...a: unknown[]) => unknown).apply(target, args));
+      },
+    });
+  }
+
+  return {
+    kind: 'embedded',
+    collection,
+    async ping() {
+      await Promise.all(loading.values());
+    },
+    async close() {
+      await Promise.all(loading.values());
+      for (const db of datastores) await db.compactDatafileAsync().catch(() => undefined);
+    },
+  };
+}
