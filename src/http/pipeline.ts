@@ -166,6 +166,9 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
       if (principal.kind === 'key' && !principal.admin && principal.groups && !principal.groups.has(route.group)) {
         throw forbidden(`Endpoint group '${route.group}' is not in this key's subscription`, { out_of_scope: { endpoint: route.group } });
       }
+      if (route.addOn === 'compare' && principal.kind === 'key' && !principal.compare) {
+        throw forbidden('This endpoint needs the Compare add-on on the subscription', { out_of_scope: { add_on: 'compare' } });
+      }
       if (deps.gate) Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
     }
     const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };

@@ -95,6 +95,8 @@ export interface RouteDef {
   path: string;
   auth: 'none' | 'key' | 'key_or_demo' | 'admin';
   group?: EndpointGroup;
+  /** An add-on the subscription must include (spec 5.5: compare). */
+  addOn?: 'compare';
   surface: Surface;
   /** Cache-Control for successful responses. */
   cache?: string;

@@ -1,0 +1,52 @@
+// An app built in-process over an in-memory embedded store, loaded with the given documents.
+import { pino } from 'pino';
+import { buildApp, type BuiltApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createCorpusHolder } from '../../src/corpus/corpus-holder.js';
+import type { CanonicalDoc } from '../../src/domain/documents.js';
+import type { AppDeps } from '../../src/http/route.js';
+import { ingestRecords } from '../../src/ingest/run-ingest.js';
+import { createKeyService, type CreateKeyOptions } from '../../src/services/keys.js';
+import { createIngester } from '../../src/service.js';
+import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
+import { ensureIndexes } from '../../src/store/collections.js';
+
+export interface TestApp {
+  app: BuiltApp;
+  deps: AppDeps;
+  /** A new key's plaintext. */
+  key(options?: CreateKeyOptions): Promise<string>;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ PRAUTH_DATA_DIR: '/nonexistent-test-dir', LOG_LEVEL: 'silent', ...env });
+}
+
+export async function makeTestApp(
+  docs: readonly CanonicalDoc[],
+  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date } = {},
+): Promise<TestApp> {
+  const store = await openEmbeddedStore({});
+  await ensureIndexes(store);
+  const now = options.now ?? (() => new Date());
+  const report = await ingestRecords({ store, now }, docs.map((value, i) => ({ file: 'test', line: i + 1, value })));
+  if (report.rejected.length) throw new Error(`test corpus rejected: ${JSON.stringify(report.rejected)}`);
+  const corpus = await createCorpusHolder(store);
+  const config = testConfig(options.env);
+  const deps: AppDeps = {
+    config,
+    store,
+    corpus,
+    log: pino({ level: 'silent' }),
+    now,
+    keys: createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds }),
+    ingest: createIngester(store, corpus, now),
+  };
+  await options.extend?.(deps);
+  const app = buildApp(deps);
+  return {
+    app,
+    deps,
+    key: async (o = {}) => (await deps.keys.create(o)).key,
+  };
+}
