@@ -1,0 +1,76 @@
+// Runs the built service and CLI as a user would: real processes, real HTTP on port 0, a temp data directory.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+export interface Spawned {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startServer(env: Record<string, string>, timeoutMs = 15_000): Promise<Spawned> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), timeoutMs);
+    const check = () => {
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${m[1]}`);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    stop(signal = 'SIGTERM') {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      });
+    },
+  };
+}
+
+export async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/prauth.mjs', ...args], { cwd: root, env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+export function runServerOnce(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: out });
+    });
+  });
+}
