@@ -17,6 +17,7 @@ import {
 } from './http/pipeline.js';
 import type { AppDeps, RouteDef, Surface } from './http/route.js';
 import { allRoutes } from './http/routes/index.js';
+import { accessLoggerOf } from './logger.js';
 
 export interface BuiltApp {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -105,6 +106,7 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     writeResult(res, req.method, renderError(mapped, surface, requestId, deps.log), surface, requestId);
   });
 
+  const access = accessLoggerOf(deps.log);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req.headers);
@@ -113,7 +115,7 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     const q = rawUrl.indexOf('?');
     const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
     const method = req.method ?? 'GET';
-    res.once('finish', () => logAccess(deps.log, requestId, method, path, res.statusCode, started));
+    res.once('finish', () => logAccess(access, requestId, method, path, res.statusCode, started));
 
     if (method === 'OPTIONS') {
       for (const [k, v] of CORS_HEADERS) res.setHeader(k, v);

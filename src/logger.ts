@@ -24,7 +24,20 @@ export const REDACT_PATHS = [
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'prauth' } };
-  if (destination) return pino(options, destination);
   // Buffered, asynchronous stdout: a synchronous write per request costs more than the lookup itself.
-  return pino(options, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }
+
+/**
+ * The access log: one line per request with fields the pipeline sets itself (request id, method, path without
+ * query, status, duration), so it skips redaction, which costs about 5% of a lookup's CPU.
+ */
+export function accessLoggerOf(log: Logger): Logger {
+  const cached = accessLoggers.get(log);
+  if (cached) return cached;
+  const stream = (log as unknown as Record<symbol, NodeJS.WritableStream>)[pino.symbols.streamSym];
+  const access = pino({ level: log.level, base: { service: 'prauth', log: 'access' } }, stream);
+  accessLoggers.set(log, access);
+  return access;
+}
+const accessLoggers = new WeakMap<Logger, Logger>();

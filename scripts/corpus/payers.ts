@@ -76,7 +76,7 @@ export const MCO_PAYERS: readonly PayerSeed[] = [
 ];
 
 /** States where the national Medicare organizations get sample rules (service areas vary by county). */
-export const NATIONAL_PAYER_STATES: readonly Jurisdiction[] = ['TX', 'CA', 'FL', 'NY', 'OH', 'PA', 'GA', 'IL', 'MI', 'AZ', 'NC'];
+export const NATIONAL_PAYER_STATES: readonly Jurisdiction[] = ['TX', 'CA', 'FL', 'NY', 'OH', 'PA', 'GA', 'AZ'];
 
 export const NATIONAL_PAYERS: readonly PayerSeed[] = [
   { id: 'humana', name: 'Humana', kind: 'ma_plan', programs: ['medicare_advantage', 'part_d'], jurisdictions: [...NATIONAL_PAYER_STATES], url: 'https://www.humana.com' },

@@ -239,8 +239,7 @@ export function codeMappings(): CodeMappingDoc[] {
         code: d.code,
         serviceCategory: 'durable_medical_equipment',
         jurisdiction: f.code,
-        description: `DMEPOS Required Prior Authorization List: ${d.group} (Traditional Medicare, national list)`,
-        source: { url: SRC.cmsPaInitiatives.url, title: SRC.cmsPaInitiatives.title },
+        description: `DMEPOS Required PA List: ${d.group}`,
       });
     }
   }

@@ -20,20 +20,20 @@ const ruleId = (state: string, program: Program, subj: Subject): string =>
 
 // ---- turnaround bases (federal facts) ---------------------------------------------------------------------
 const TA = {
-  cms0057: { standardHours: 168, expeditedHours: 72, basis: 'CMS-0057-F: 7 calendar days standard / 72 hours expedited for MA, Medicaid and CHIP from 2026-01-01 (managed care: rating periods beginning on or after that date). Drugs are excluded from these timeframes.' },
-  medicaidDrug: { standardHours: 24, expeditedHours: 24, basis: 'Medicaid covered outpatient drugs: response to a PA request within 24 hours (Social Security Act 1927(d)(5)); a 72-hour emergency supply may be dispensed. CMS-0057-F timeframes exclude drugs.' },
-  chipDrug: { standardHours: 24, expeditedHours: 24, basis: 'Assumed to follow the state Medicaid 24-hour drug PA clock (Social Security Act 1927(d)(5)); separate CHIP programs may differ. CMS-0057-F timeframes exclude drugs.' },
-  partD: { standardHours: 72, expeditedHours: 24, basis: 'Part D coverage determinations: 72 hours standard / 24 hours expedited (42 CFR 423.568, 423.572).' },
-  maDrug: { standardHours: 72, expeditedHours: 24, basis: 'Pharmacy drugs under an MA-PD plan follow Part D coverage-determination clocks: 72 hours standard / 24 hours expedited (42 CFR 423.568, 423.572). Part B drug organization determinations: confirm with the plan.' },
+  cms0057: { standardHours: 168, expeditedHours: 72, basis: 'CMS-0057-F (from 2026-01-01): 7 calendar days / 72 h' },
+  medicaidDrug: { standardHours: 24, expeditedHours: 24, basis: 'SSA 1927(d)(5): drug PA answered within 24 h' },
+  chipDrug: { standardHours: 24, expeditedHours: 24, basis: 'Assumed as Medicaid drug PA, 24 h (SSA 1927(d)(5)); confirm' },
+  partD: { standardHours: 72, expeditedHours: 24, basis: '42 CFR 423.568/423.572: 72 h / 24 h' },
+  maDrug: { standardHours: 72, expeditedHours: 24, basis: 'Part D drugs: 42 CFR 423.568/423.572, 72 h / 24 h; Part B: confirm' },
   dmepos: { standardHours: 168, expeditedHours: 48, basis: 'DMEPOS prior authorization: decision within 7 calendar days standard (from 2025-01-01); expedited 2 business days, recorded as 48 hours.' },
   opd: { standardHours: 168, expeditedHours: 48, basis: `Hospital OPD prior authorization: MAC review within 7 calendar days standard (changed from 10 business days effective 2025-01-01 per CGS notice ${SRC.cgsTimeframes2025}); expedited 2 business days, recorded as 48 hours.` },
   rsnat: { standardHours: 168, expeditedHours: 168, basis: `RSNAT prior authorization: MAC review within 7 calendar days; the expedited review option was removed in January 2025 per CGS notice ${SRC.cgsTimeframes2025}, so the expedited value repeats the standard one.` },
-  none: { standardHours: 0, expeditedHours: 0, basis: 'No prior authorization applies; no decision timeframe.' },
+  none: { standardHours: 0, expeditedHours: 0, basis: 'No PA; not applicable' },
 } satisfies Record<string, Turnaround>;
 
 // ---- helpers ---------------------------------------------------------------------------------------------------
 function stateSource(f: StateFacts): SourceCitation {
-  return { url: f.url, title: `${f.agency}: official website (${f.programName ?? 'Medicaid'} program, provider and PA information)`, publisher: f.agency };
+  return { url: f.url, title: 'Official website', publisher: f.agency };
 }
 
 function label(subj: Subject): string {
@@ -74,7 +74,7 @@ function rule(p: RuleParts): CoverageRuleDoc {
     paRequired: p.paType !== 'none',
     paType: p.paType,
     criteria: p.criteria,
-    documentation: p.paType === 'none' ? [] : p.documentation,
+    documentation: p.paType === 'none' ? [] : p.documentation.slice(0, 3),
   };
   if (p.newStartsOnly !== undefined) requirement.newStartsOnly = p.newStartsOnly;
   if (p.paType !== 'none' && p.quantityLimit) requirement.quantityLimit = p.quantityLimit;
@@ -103,24 +103,24 @@ const noneTurnaround = (paType: PaType, t: Turnaround): Turnaround => (paType ==
 
 // ---- Medicaid (MCO / FFS) and CHIP ------------------------------------------------------------------------------
 const PROGRAM_PREFIX: Partial<Record<Program, string>> = {
-  medicaid_mco: 'Medicaid managed care: each MCO applies its own PA list, no more restrictive than the state fee-for-service benefit (42 CFR 438.210).',
-  medicaid_ffs: 'Medicaid fee-for-service: PA is administered by the state agency or its contracted PA vendor.',
-  chip: "CHIP: children's coverage; PA rules usually mirror the state's Medicaid program.",
+  medicaid_mco: 'Medicaid MCO: plan PA lists, no stricter than FFS (42 CFR 438.210).',
+  medicaid_ffs: 'Medicaid FFS: PA by the state or its PA vendor.',
+  chip: 'CHIP: usually mirrors the state Medicaid rules.',
 };
 
 function ffsTarget(f: StateFacts, kind: SubjectKind): Submission {
   if (f.code === 'TX' && kind === 'service') return { channel: 'portal', target: 'Texas Medicaid & Healthcare Partnership (TMHP), the Texas Medicaid fee-for-service claims and PA administrator', url: 'https://www.tmhp.com' };
   if (f.code === 'CA' && kind === 'service') return { channel: 'portal', target: 'Medi-Cal fee-for-service Treatment Authorization Request (TAR)', url: f.url };
   if (f.code === 'CA' && kind === 'drug') return { channel: 'portal', target: 'Medi-Cal Rx pharmacy prior authorization', url: 'https://medi-calrx.dhcs.ca.gov' };
-  if (kind === 'drug') return { channel: 'epa', target: `${f.agency}: fee-for-service pharmacy PA (electronic PA or the program's pharmacy PA request form)`, url: f.url };
-  return { channel: 'portal', target: `${f.agency}: fee-for-service PA through the state Medicaid provider portal or its contracted PA vendor`, url: f.url };
+  if (kind === 'drug') return { channel: 'epa', target: `${f.agency}: FFS pharmacy PA (ePA or PA form)` };
+  return { channel: 'portal', target: `${f.agency}: FFS PA (provider portal or PA vendor)` };
 }
 
 function mcoTarget(f: StateFacts, kind: SubjectKind): Submission {
   if (kind === 'drug' && f.pharmacyCarveOut) {
-    return { channel: 'epa', target: f.pharmacyCarveOut.target, url: f.pharmacyCarveOut.url ?? f.url };
+    return { channel: 'epa', target: f.pharmacyCarveOut.target, ...(f.pharmacyCarveOut.url ? { url: f.pharmacyCarveOut.url } : {}) };
   }
-  return { channel: 'portal', target: "The member's Medicaid MCO (see state_meta.mco_brands): the MCO's provider portal" };
+  return { channel: 'portal', target: "Member's Medicaid MCO provider portal (see state_meta.mco_brands)" };
 }
 
 function medicaidRule(f: StateFacts, program: 'medicaid_mco' | 'medicaid_ffs' | 'chip', subj: Subject): CoverageRuleDoc {
@@ -132,19 +132,18 @@ function medicaidRule(f: StateFacts, program: 'medicaid_mco' | 'medicaid_ffs' | 
   let prefix = PROGRAM_PREFIX[program]!;
   const caveats: string[] = [];
   if (program === 'medicaid_mco' && subj.kind === 'drug' && f.pharmacyCarveOut) {
-    prefix += ' Outpatient pharmacy is carved out of managed care in this state, so drug PA follows the state pharmacy program, not the MCO.';
+    prefix += ' Pharmacy is carved out of managed care here: drug PA goes to the state pharmacy program.';
   }
   if (program === 'chip' && subj.kind === 'drug') caveats.push('The 24-hour CHIP drug clock is assumed from the Medicaid rule; confidence lowered.');
   if (f.caveat && (program === 'medicaid_mco' || f.pharmacyCarveOut)) caveats.push(`State note: ${f.caveat}`);
   if (subj.kind === 'drug' && f.code === 'TX' && program !== 'medicaid_ffs') {
-    prefix += ' MCOs follow the Vendor Drug Program formulary and preferred drug list.';
+    prefix += ' MCOs follow the Vendor Drug Program formulary and PDL.';
   }
   const turnaround = noneTurnaround(paType, subj.kind === 'drug' ? (program === 'chip' ? TA.chipDrug : TA.medicaidDrug) : TA.cms0057);
-  if (paType === 'none') submission = { channel: 'none', target: 'No PA request needed; bill the service or claim directly' };
+  if (paType === 'none') submission = { channel: 'none', target: 'No PA request needed' };
   return rule({
     id, state: f.code, program, subj, paType,
-    codes: subj.kind === 'service' ? EXAMPLE_SERVICE_CODES[subj.code as ServiceCategory] : undefined,
-    criteria: `${prefix} ${label(subj)}: ${t.criteria}`,
+    criteria: `${prefix} ${t.criteria}`,
     documentation: t.documentation,
     quantityLimit: t.quantityLimit,
     stepTherapy: t.stepTherapy,
@@ -169,7 +168,7 @@ const MA_SERVICE: Partial<Record<ServiceCategory, { paType: PaType; alt?: PaType
   laboratory: { paType: 'conditional', alt: 'none' },
   occupational_therapy: { paType: 'conditional', alt: 'full' },
   outpatient_surgery: { paType: 'conditional', alt: 'full' },
-  pharmacy_standard: { paType: 'conditional', criteria: 'MA-PD plans cover outpatient drugs under their Part D formulary; non-formulary drugs and drugs with PA/ST edits need a coverage determination.' },
+  pharmacy_standard: { paType: 'conditional', criteria: 'Outpatient drugs are covered under a Part D formulary (MA-PD, PDP or D-SNP); non-formulary drugs and drugs with PA/ST edits need a coverage determination.' },
   physical_therapy: { paType: 'conditional', alt: 'full' },
   skilled_nursing_facility: { paType: 'full' },
   specialty_drugs: { paType: 'full', alt: 'step_therapy', criteria: 'Part B physician-administered drugs: plans may apply PA and step therapy (including Part B-to-Part D step edits) for new starts under their utilization-management policy.' },
@@ -177,15 +176,15 @@ const MA_SERVICE: Partial<Record<ServiceCategory, { paType: PaType; alt?: PaType
   substance_use_treatment: { paType: 'conditional', alt: 'none' },
 };
 
-const MA_PREFIX = 'Medicare Advantage: plans may require PA for Medicare-covered services under their own criteria, which must not be more restrictive than Traditional Medicare coverage rules; lists vary by plan.';
-const DUAL_PREFIX = 'Dual eligible: Medicare pays first; D-SNP or Medicare plan rules apply to Medicare-covered items and the state Medicaid program (or its MCO) to Medicaid-only benefits.';
-const PARTD_PREFIX = 'Part D: plans apply PA, step therapy and quantity limits within CMS-approved formularies; a request is a coverage determination.';
+const MA_PREFIX = 'MA: plan PA lists, no stricter than Original Medicare coverage.';
+const DUAL_PREFIX = 'Duals: Medicare pays first; Medicaid covers Medicaid-only benefits.';
+const PARTD_PREFIX = 'Part D: formulary PA/ST/QL; a request is a coverage determination.';
 
-const maSubmission: Submission = { channel: 'portal', target: "The member's Medicare Advantage organization: plan provider portal (Prior Authorization API required under CMS-0057-F from 2027)" };
-const partDSubmission: Submission = { channel: 'epa', target: "The member's Part D plan sponsor: coverage determination by ePA, plan portal, phone or fax" };
-const dualSubmission: Submission = { channel: 'portal', target: "The member's D-SNP or Medicare plan for Medicare-covered items; the state Medicaid program or MCO for Medicaid-only benefits" };
+const maSubmission: Submission = { channel: 'portal', target: "Member's MA plan provider portal" };
+const partDSubmission: Submission = { channel: 'epa', target: "Member's Part D sponsor (ePA, portal, phone or fax)" };
+const dualSubmission: Submission = { channel: 'portal', target: "Member's D-SNP or Medicare plan; Medicaid-only items to Medicaid" };
 
-function partDDrugContent(dc: DrugClass, key: string): { paType: PaType; criteria: string; documentation: string[]; newStartsOnly?: boolean; federalOverride: boolean; verification: Verification; source: SourceCitation; stepTherapy?: string; quantityLimit?: string } {
+function partDDrugContent(dc: DrugClass, key: string, prefix: string = PARTD_PREFIX): { paType: PaType; criteria: string; documentation: string[]; newStartsOnly?: boolean; federalOverride: boolean; verification: Verification; source: SourceCitation; stepTherapy?: string; quantityLimit?: string } {
   const t = DRUG_TEMPLATES[dc];
   if (PART_D_PROTECTED_DRUG_CLASSES.includes(dc)) {
     const hiv = dc === 'hiv_antiretrovirals';
@@ -212,7 +211,7 @@ function partDDrugContent(dc: DrugClass, key: string): { paType: PaType; criteri
   }
   return {
     paType: variantPaType(t, key), federalOverride: false,
-    criteria: `${PARTD_PREFIX} ${DRUG_CLASS_LABELS[dc]}: ${t.criteria}`,
+    criteria: `${prefix} ${t.criteria}`,
     documentation: t.documentation, stepTherapy: t.stepTherapy, quantityLimit: t.quantityLimit,
     verification: illustrative(key), source: SRC.ecfr423568,
   };
@@ -238,11 +237,10 @@ function maLikeRule(f: StateFacts, program: 'medicare_advantage' | 'dual_eligibl
   const id = ruleId(f.code, program, subj);
   const prefix = program === 'medicare_advantage' ? MA_PREFIX : DUAL_PREFIX;
   if (subj.kind === 'drug') {
-    const c = partDDrugContent(subj.code as DrugClass, id);
-    const pfx = program === 'medicare_advantage' ? 'MA-PD plan (Part D drug benefit):' : 'Dual eligible: drugs are covered by Part D (a PDP or the D-SNP).';
+    const pfx = program === 'medicare_advantage' ? 'MA-PD (Part D benefit): formulary PA/ST/QL.' : 'Duals: drugs covered by Part D; formulary PA/ST/QL.';
+    const c = partDDrugContent(subj.code as DrugClass, id, pfx);
     return rule({
       id, state: f.code, program, subj, ...c,
-      criteria: `${pfx} ${c.criteria}`,
       submission: c.paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : partDSubmission,
       turnaround: noneTurnaround(c.paType, program === 'medicare_advantage' ? TA.maDrug : TA.partD),
     });
@@ -254,7 +252,7 @@ function maLikeRule(f: StateFacts, program: 'medicare_advantage' | 'dual_eligibl
     const paType = variantPaType(t, id);
     return rule({
       id, state: f.code, program, subj, paType,
-      criteria: `${DUAL_PREFIX} ${label(subj)} is a Medicaid benefit for dual-eligible members: ${t.criteria}`,
+      criteria: `${DUAL_PREFIX} Medicaid benefit for duals: ${t.criteria}`,
       documentation: t.documentation,
       submission: f.mco === 'full' ? mcoTarget(f, 'service') : ffsTarget(f, 'service'),
       turnaround: noneTurnaround(paType, TA.cms0057), source: stateSource(f), verification: illustrative(id),
@@ -265,8 +263,8 @@ function maLikeRule(f: StateFacts, program: 'medicare_advantage' | 'dual_eligibl
   const body = m?.criteria ?? t.criteria;
   return rule({
     id, state: f.code, program, subj, paType,
-    codes: EXAMPLE_SERVICE_CODES[sc],
-    criteria: `${prefix} ${label(subj)}: ${body}`,
+    codes: program === 'medicare_advantage' && f.code === 'TX' ? EXAMPLE_SERVICE_CODES[sc] : undefined,
+    criteria: `${prefix} ${body}`,
     documentation: t.documentation,
     submission: paType === 'none' ? { channel: 'none', target: 'No plan PA request needed' } : program === 'dual_eligible' ? dualSubmission : maSubmission,
     turnaround: noneTurnaround(paType, TA.cms0057),
@@ -381,11 +379,11 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
   for (const sc of NONE) {
     const subj = svc(sc);
     const id = ruleId(f.code, program, subj);
-    let note = 'Original Medicare has no prior authorization for this category; PA applies only under the national programs on the CMS prior authorization and pre-claim review page (OPD services, DMEPOS, RSNAT' + (wiser ? ', and WISeR in this state' : '') + '). Medical review and coverage rules still apply.';
-    if (sc === 'home_health') note += ' Home health pre-claim review demonstrations operate in some states; pre-claim review is not PA.';
-    if (sc === 'specialty_drugs') note += ' Exception: botulinum toxin injections in a hospital outpatient department (OPD list).';
+    let note = 'No PA in Original Medicare; national PA covers only OPD services, DMEPOS and RSNAT' + (wiser ? ' (plus WISeR here)' : '') + '.';
+    if (sc === 'home_health') note += ' Pre-claim review demonstrations (not PA) run in some states.';
+    if (sc === 'specialty_drugs') note += ' Exception: botulinum toxin in a hospital OPD.';
     out.push(rule({
-      id, state: f.code, program, subj, paType: 'none', criteria: `${SERVICE_CATEGORY_LABELS[sc]}: ${note}`, documentation: [],
+      id, state: f.code, program, subj, paType: 'none', criteria: note, documentation: [],
       submission: { channel: 'none', target: 'No prior authorization under Original Medicare; bill the MAC' },
       turnaround: TA.none, source: SRC.cmsPaInitiatives,
       verification: { ...federalFact(0.6, 'Derived from the absence of the category from the national PA program list; not an explicit CMS statement.'), method: 'derived-from-national-list' },
@@ -397,7 +395,7 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
 // ---- Coverage plan: which (state, program, subject) combinations get a program-level rule --------------------
 /** Gap rates by program (percent of combinations left without a rule), beyond the structural gaps. */
 const GAP_RATE: Record<Program, number> = {
-  medicaid_mco: 5, medicaid_ffs: 8, medicare_advantage: 6, medicare_traditional: 0, dual_eligible: 12, part_d: 3, chip: 7,
+  medicaid_mco: 5, medicaid_ffs: 12, medicare_advantage: 8, medicare_traditional: 0, dual_eligible: 18, part_d: 3, chip: 10,
 };
 
 function wanted(f: StateFacts, program: Program, subj: Subject): boolean {
@@ -419,6 +417,7 @@ function wanted(f: StateFacts, program: Program, subj: Subject): boolean {
       break;
     case 'part_d':
       if (subj.kind === 'service') return c === 'pharmacy_standard' || c === 'specialty_drugs';
+      if (PART_D_PROTECTED_DRUG_CLASSES.includes(c as DrugClass)) return true; // federal rule: same everywhere
       break;
     case 'chip':
       if (c === 'long_term_care' || c === 'skilled_nursing_facility' || c === 'hospice') return false;
@@ -471,7 +470,7 @@ export function payerLevelRules(): CoverageRuleDoc[] {
       const paType = variantPaType(t, id);
       out.push(rule({
         id, state: f.code, program: 'medicaid_mco', subj, payer: { id: p.id, name: p.name }, paType,
-        criteria: `${p.name} (Medicaid managed care), illustrative plan-level rule. ${label(subj)}: ${t.criteria}`,
+        criteria: `${p.name} (Medicaid MCO), illustrative plan rule. ${t.criteria}`,
         documentation: t.documentation, stepTherapy: t.stepTherapy, quantityLimit: t.quantityLimit,
         submission: paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : { channel: subj.kind === 'drug' ? 'epa' : 'portal', target: `${p.name}: provider portal or the plan's pharmacy PA process` },
         turnaround: noneTurnaround(paType, subj.kind === 'drug' ? TA.medicaidDrug : TA.cms0057),
@@ -493,7 +492,7 @@ export function payerLevelRules(): CoverageRuleDoc[] {
           const c = partDDrugContent(subj.code as DrugClass, id);
           out.push(rule({
             id, state, program, subj, payer: { id: p.id, name: p.name }, ...c,
-            criteria: `${p.name} (${program === 'part_d' ? 'Part D' : 'MA-PD'}), illustrative plan-level rule. ${c.criteria}`,
+            criteria: `${p.name} (${program === 'part_d' ? 'Part D' : 'MA-PD'}), illustrative plan rule. ${c.criteria}`,
             submission: c.paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : { channel: 'epa', target: `${p.name}: Part D coverage determination (ePA or plan portal)` },
             turnaround: noneTurnaround(c.paType, TA.partD),
             verification: c.federalOverride ? c.verification : illustrative(id, caveat, 0.6),
@@ -505,7 +504,7 @@ export function payerLevelRules(): CoverageRuleDoc[] {
           const paType = m ? (m.alt && pick(`alt:${id}`, 30) ? m.alt : m.paType) : t.paType;
           out.push(rule({
             id, state, program, subj, payer: { id: p.id, name: p.name }, paType,
-            criteria: `${p.name} (Medicare Advantage), illustrative plan-level rule. ${label(subj)}: ${m?.criteria ?? t.criteria}`,
+            criteria: `${p.name} (MA), illustrative plan rule. ${m?.criteria ?? t.criteria}`,
             documentation: t.documentation,
             submission: paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : { channel: 'portal', target: `${p.name}: Medicare Advantage provider portal` },
             turnaround: noneTurnaround(paType, TA.cms0057),

@@ -9,22 +9,22 @@ export const SRC = {
   cmsPaInitiatives: {
     url: 'https://www.cms.gov/data-research/monitoring-programs/medicare-fee-service-compliance-programs/prior-authorization-and-pre-claim-review-initiatives',
     title: 'Prior Authorization and Pre-Claim Review Initiatives',
-    publisher: 'Centers for Medicare & Medicaid Services',
+    publisher: 'CMS',
   },
   cms0057Faq: {
     url: 'https://www.cms.gov/priorities/burden-reduction/overview/interoperability/frequently-asked-questions/prior-authorization-api',
-    title: 'CMS Interoperability and Prior Authorization (CMS-0057-F): Prior Authorization API frequently asked questions',
-    publisher: 'Centers for Medicare & Medicaid Services',
+    title: 'CMS-0057-F Prior Authorization API FAQ',
+    publisher: 'CMS',
   },
   ecfr41983: {
     url: 'https://www.ecfr.gov/current/title-42/section-419.83',
     title: '42 CFR 419.83 - List of hospital outpatient department services requiring prior authorization',
-    publisher: 'Electronic Code of Federal Regulations (eCFR)',
+    publisher: 'eCFR',
   },
   ecfr423568: {
     url: 'https://www.ecfr.gov/current/title-42/section-423.568',
-    title: '42 CFR 423.568 - Standard timeframe and notice requirements for coverage determinations',
-    publisher: 'Electronic Code of Federal Regulations (eCFR)',
+    title: '42 CFR 423.568 (Part D coverage determinations)',
+    publisher: 'eCFR',
   },
   usc1395w104: {
     url: 'https://www.law.cornell.edu/uscode/text/42/1395w-104',

@@ -185,21 +185,19 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
 
 const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string';
 
+// Security and CORS headers as one flat list, written with a single writeHead (no per-header setHeader work).
+const STATIC_HEADERS: readonly string[] = [...SECURITY_HEADERS, ...CORS_HEADERS].flat();
+
 export function writeResult(res: ServerResponse, method: string, result: HttpResult, surface: Surface, requestId: string): void {
   const payload = result.status === 204 ? '' : isRaw(result.body) ? result.body.raw : JSON.stringify(result.body);
-  for (const [k, v] of SECURITY_HEADERS) res.setHeader(k, v);
-  for (const [k, v] of CORS_HEADERS) res.setHeader(k, v);
-  res.setHeader('X-Request-Id', requestId);
-  if (result.status !== 204) {
-    res.setHeader('Content-Type', CONTENT_TYPES[surface]);
-    res.setHeader('Content-Length', Buffer.byteLength(payload));
-  }
-  if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
-  res.statusCode = result.status;
+  const headers: string[] = [...STATIC_HEADERS, 'X-Request-Id', requestId];
+  if (result.status !== 204) headers.push('Content-Type', CONTENT_TYPES[surface], 'Content-Length', String(Buffer.byteLength(payload)));
+  if (result.headers) for (const k in result.headers) headers.push(k, result.headers[k]!);
+  res.writeHead(result.status, headers);
   res.end(method === 'HEAD' ? undefined : payload);
 }
 
-export function logAccess(log: Logger, requestId: string, method: string, path: string, status: number, started: bigint): void {
+export function logAccess(access: Logger, requestId: string, method: string, path: string, status: number, started: bigint): void {
   // Path only: query strings and bodies can carry member context; keys and tokens are never logged.
-  log.info({ reqId: requestId, method, path, status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+  access.info({ reqId: requestId, method, path, status, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
 }

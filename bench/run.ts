@@ -1,0 +1,116 @@
+// npm run bench: the service and a bare node:http server answering the same lookup bytes, loaded with
+// autocannon in one run, one after the other, on loopback only; prints req/s, p50/p99 and the ratio.
+// Also cold start to first served lookup, and the compare endpoint over 10 states when it is served.
+import autocannon from 'autocannon';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+interface Proc {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function start(cmd: string[], env: Record<string, string>): Promise<Proc & { startedMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, cmd, { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) {
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        resolve({
+          url: `http://127.0.0.1:${m[1]}`,
+          startedMs: performance.now() - t0,
+          stop: () => new Promise((r) => {
+            child.once('exit', () => r());
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+async function load(url: string, headers: Record<string, string>, title: string) {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
+  const non2xx = r.non2xx + r.errors;
+  return { title, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx };
+}
+
+async function timeToFirstLookup(env: Record<string, string>, path: string, key?: string): Promise<number> {
+  const t0 = performance.now();
+  const p = await start(['dist/src/main.js'], { ...env, LOG_LEVEL: 'warn' });
+  for (;;) {
+    const res = await fetch(`${p.url}${path}`, { headers: key ? { 'x-api-key': key } : {} }).catch(() => undefined);
+    if (res?.status === 200) break;
+  }
+  const ms = performance.now() - t0;
+  await p.stop();
+  return ms;
+}
+
+function cliKey(env: Record<string, string>, args: string[] = []): string {
+  return execFileSync(process.execPath, ['bin/prauth.mjs', 'keys', 'create', '--name', 'bench', ...args], { cwd: root, env: { ...process.env, ...env } }).toString().trim();
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'prauth-bench-'));
+  mkdirSync(dataDir, { recursive: true });
+  const env = { PRAUTH_DATA_DIR: dataDir };
+  const lookupPath = '/v1/pauth-lookup?state=TX&program=medicaid_mco&drug=hepatitis_c';
+
+  const firstStartMs = await timeToFirstLookup(env, '/v1/manifest'); // first start loads the sample corpus
+  const key = cliKey(env, ['--admin']); // admin: the bench measures the service, not the rate limiter
+  const limitedKey = cliKey(env, ['--compare']);
+  const coldStartMs = await timeToFirstLookup(env, lookupPath, key);
+
+  const service = await start(['dist/src/main.js'], { ...env, LOG_LEVEL: 'info' });
+  const body = await (await fetch(`${service.url}${lookupPath}`, { headers: { 'x-api-key': key } })).text();
+  const headers = { 'x-api-key': key };
+  const rows = [];
+  rows.push(await load(`${service.url}${lookupPath}`, headers, 'service /v1/pauth-lookup (admin key)'));
+  rows.push(await load(`${service.url}${lookupPath}`, { 'x-api-key': limitedKey }, 'service /v1/pauth-lookup (metered key: scope + limits)'));
+  const compareStates = 'TX,CA,NY,FL,OH,PA,IL,GA,NC,WA';
+  const compareUrl = `${service.url}/v1/compare?states=${compareStates}&program=medicaid_mco&drug=glp1_weight_loss`;
+  const compareProbe = await fetch(compareUrl, { headers });
+  if (compareProbe.status === 200) rows.push(await load(compareUrl, headers, 'service /v1/compare (10 states)'));
+  await service.stop();
+
+  const bare = await start(['bench/bare-server.mjs'], { BARE_BODY: body });
+  rows.push(await load(`${bare.url}/`, {}, 'bare node:http, same bytes'));
+  await bare.stop();
+
+  const svc = rows[0]!;
+  const base = rows[rows.length - 1]!;
+  const result = {
+    at: new Date().toISOString(),
+    connections: CONNECTIONS,
+    seconds: DURATION,
+    rows,
+    ratio_service_over_bare: Math.round((svc.rps / base.rps) * 100) / 100,
+    cold_start_to_first_lookup_ms: Math.round(coldStartMs),
+    first_start_with_sample_load_ms: Math.round(firstStartMs),
+  };
+  console.log('\n| run | req/s | p50 ms | p99 ms | non-2xx |\n|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
+  console.log(`\nratio service/bare (lookup): ${result.ratio_service_over_bare}`);
+  console.log(`cold start to first served lookup: ${result.cold_start_to_first_lookup_ms} ms (first start incl. sample load: ${result.first_start_with_sample_load_ms} ms)`);
+  mkdirSync(join(root, '.bench'), { recursive: true });
+  writeFileSync(join(root, '.bench', 'last.json'), JSON.stringify(result, null, 2));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
