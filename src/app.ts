@@ -81,6 +81,7 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
           params: req.params as Record<string, string>,
           body: req.body,
           requestId,
+          clientAddress: req.socket.remoteAddress ?? 'unknown',
         },
         deps,
       );
@@ -128,7 +129,8 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     const route = fast.get(`${method === 'HEAD' ? 'GET' : method} ${path}`);
     if (route && (route.method === 'GET')) {
       const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
-      runRoute(route, { method, path, query, headers: req.headers, params: {}, body: undefined, requestId }, deps)
+      const clientAddress = req.socket.remoteAddress ?? 'unknown';
+      runRoute(route, { method, path, query, headers: req.headers, params: {}, body: undefined, requestId, clientAddress }, deps)
         .then((result) => writeResult(res, method, result, route.surface, requestId))
         .catch((err: unknown) => writeResult(res, method, renderError(err, route.surface, requestId, deps.log), route.surface, requestId));
       return;

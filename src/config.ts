@@ -1,5 +1,6 @@
 // The only module that reads process.env. Validated once; every problem listed; frozen and passed down.
 import { resolve } from 'node:path';
+import { parseLimits, type LimitGroup } from './services/rate-limits.js';
 
 export interface Config {
   readonly port: number;
@@ -20,6 +21,10 @@ export interface Config {
   readonly ingestCron: string;
   readonly ingestSource: string | undefined;
   readonly keyCacheSeconds: number;
+  /** Requests per hour per key for each endpoint group (RATE_LIMITS=lookup=10000,compare=2000,...). */
+  readonly rateLimits: Readonly<Record<LimitGroup, number>>;
+  readonly demoSessionMinutes: number;
+  readonly usageFlushSeconds: number;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -67,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
+  const limits = parseLimits(env.RATE_LIMITS);
+  problems.push(...limits.problems);
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -84,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestCron: env.INGEST_CRON || '',
     ingestSource: env.INGEST_SOURCE || undefined,
     keyCacheSeconds: int('KEY_CACHE_SECONDS', 5, 0, 60),
+    rateLimits: Object.freeze(limits.limits),
+    demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
+    usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
     problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
 import { buildApp, type BuiltApp } from './app.js';
@@ -10,7 +11,11 @@ import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
 import type { AppDeps } from './http/route.js';
 import { runIngest, type IngestReport } from './ingest/run-ingest.js';
+import { createAccessGate } from './services/access-gate.js';
+import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
+import { createRateLimits } from './services/rate-limits.js';
+import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
 import { acquireLock, type HeldLock } from './store/embedded/data-dir-lock.js';
 import { openStore } from './store/open-store.js';
@@ -40,6 +45,21 @@ export function createIngester(store: DocumentStore, corpus: CorpusHolder | unde
   };
 }
 
+/** Rate limits, demo sessions and usage metering on top of the basic deps (issue: access control). */
+export function wireAccess(deps: AppDeps): void {
+  const { store, config, log, now } = deps;
+  const mongo = 'client' in store ? { client: (store as unknown as { client: MongoClient }).client, dbName: config.mongodbDb } : undefined;
+  const limits = createRateLimits({
+    limits: config.rateLimits,
+    ...(mongo ? { mongo } : {}),
+    onStoreError: (err) => log.warn({ err }, 'rate-limit store failed; request admitted (fail open)'),
+  });
+  const usage = createUsageMeter(store);
+  deps.usage = usage;
+  deps.gate = createAccessGate({ limits, usage, now });
+  deps.demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
+}
+
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
   let lock: HeldLock | undefined;
   if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
@@ -62,6 +82,8 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ingest: createIngester(store, corpus, now),
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     };
+    wireAccess(deps);
+    deps.usage!.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
     await extend?.(deps);
     const app = buildApp(deps);
     const server = createServer(app.handler);
@@ -98,6 +120,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await deps.usage?.stop();
         await store.close();
         lock?.release();
       },

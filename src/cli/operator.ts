@@ -6,6 +6,8 @@ import type { IngestReport } from '../ingest/run-ingest.js';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
 import { acquireLock, readLock, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
+import { COLLECTIONS } from '../store/collections.js';
+import { toUsageReport, type UsageDoc, type UsageReport } from '../services/usage.js';
 import type { DocumentStore } from '../store/port.js';
 
 export interface Operator {
@@ -13,6 +15,7 @@ export interface Operator {
   createKey(options: CreateKeyOptions): Promise<{ key: string; record: PublicKeyRecord }>;
   listKeys(): Promise<PublicKeyRecord[]>;
   revokeKey(id: string): Promise<PublicKeyRecord | null>;
+  usage(id: string): Promise<UsageReport | null>;
   ingest(path: string): Promise<IngestReport>;
   close(): Promise<void>;
 }
@@ -28,6 +31,10 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
     createKey: (o) => keys.create(o),
     listKeys: () => keys.list(),
     revokeKey: (id) => keys.revoke(id),
+    async usage(id) {
+      if (!(await keys.get(id))) return null;
+      return toUsageReport(id, await store.collection<UsageDoc>(COLLECTIONS.usage).find({ keyId: id }));
+    },
     ingest,
     async close() {
       await store.close();
@@ -65,6 +72,10 @@ function remote(info: LockInfo): Operator {
     async revokeKey(id) {
       const r = await call<{ key: PublicKeyRecord }>('POST', `/v1/admin/keys/${encodeURIComponent(id)}/revoke`);
       return r.status === 404 ? null : r.data.key;
+    },
+    async usage(id) {
+      const r = await call<UsageReport>('GET', `/v1/admin/keys/${encodeURIComponent(id)}/usage`);
+      return r.status === 404 ? null : r.data;
     },
     async ingest(path) {
       return (await call<IngestReport>('POST', '/v1/admin/ingest', { path })).data;

@@ -132,6 +132,25 @@ export function buildCli(): Command {
       }
       process.stdout.write(`revoked ${r.id}\n`);
     });
+  keys
+    .command('usage')
+    .description('Monthly call counts for a key (5,000 included a month; overage is counted)')
+    .argument('<id>', 'key id (k_...)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const r = await withOperator((op) => op.usage(id));
+      if (!r) {
+        process.stderr.write(`no key with id ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+        return;
+      }
+      const rows = r.months.map((m) => `${m.month}  calls=${m.calls}  included=${m.included}  overage=${m.overage}`);
+      process.stdout.write(rows.length ? `${rows.join('\n')}\n` : 'no calls recorded yet\n');
+    });
   return program;
 }
 

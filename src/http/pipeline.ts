@@ -155,6 +155,7 @@ export interface PipelineInput {
   params: Record<string, string>;
   body: unknown;
   requestId: string;
+  clientAddress: string;
 }
 
 export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppDeps): Promise<HttpResult> {

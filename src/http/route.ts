@@ -8,6 +8,8 @@ import type { EndpointGroup } from '../domain/endpoint-groups.js';
 import type { DocumentStore } from '../store/port.js';
 import type { KeyPrincipal, KeyService } from '../services/keys.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
+import type { IssueOutcome } from '../services/demo-sessions.js';
+import type { UsageMeter } from '../services/usage.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -34,6 +36,8 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly requestId: string;
+  /** The peer address of the connection (used only for per-address limits, never logged). */
+  readonly clientAddress: string;
   readonly now: Date;
   readonly principal: Principal | undefined;
   /** Throws 403 naming what is outside the principal's subscription. */
@@ -61,6 +65,7 @@ export interface AccessGate {
 
 export interface DemoSessions {
   verify(id: string): Promise<DemoPrincipal | null>;
+  issue(clientAddress: string, now: Date): Promise<IssueOutcome>;
 }
 
 export interface AppDeps {
@@ -72,6 +77,7 @@ export interface AppDeps {
   now: () => Date;
   gate?: AccessGate;
   demo?: DemoSessions;
+  usage?: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
   /** The token the local CLI presents to the admin interface (embedded store only). */

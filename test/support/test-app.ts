@@ -7,7 +7,7 @@ import type { CanonicalDoc } from '../../src/domain/documents.js';
 import type { AppDeps } from '../../src/http/route.js';
 import { ingestRecords } from '../../src/ingest/run-ingest.js';
 import { createKeyService, type CreateKeyOptions } from '../../src/services/keys.js';
-import { createIngester } from '../../src/service.js';
+import { createIngester, wireAccess } from '../../src/service.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
 import { ensureIndexes } from '../../src/store/collections.js';
 
@@ -24,7 +24,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function makeTestApp(
   docs: readonly CanonicalDoc[],
-  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date } = {},
+  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date; access?: boolean } = {},
 ): Promise<TestApp> {
   const store = await openEmbeddedStore({});
   await ensureIndexes(store);
@@ -42,6 +42,7 @@ export async function makeTestApp(
     keys: createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds }),
     ingest: createIngester(store, corpus, now),
   };
+  if (options.access !== false) wireAccess(deps);
   await options.extend?.(deps);
   const app = buildApp(deps);
   return {

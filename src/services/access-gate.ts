@@ -1,0 +1,48 @@
+// The access gate behind every keyed endpoint: rate limits per key (or demo session) per endpoint group, the
+// IETF RateLimit headers, and usage metering. Admin keys and the local operator bypass limits.
+import type { EndpointGroup } from '../domain/endpoint-groups.js';
+import { ApiError } from '../http/api-error.js';
+import type { AccessGate, Principal } from '../http/route.js';
+import type { LimitDecision, RateLimits } from './rate-limits.js';
+import { WINDOW_SECONDS } from './rate-limits.js';
+import type { UsageMeter } from './usage.js';
+
+export function rateLimitHeaders(policy: string, d: LimitDecision): Record<string, string> {
+  // draft-ietf-httpapi-ratelimit-headers: structured fields naming the policy, quota, window, remaining, reset.
+  return {
+    'RateLimit-Policy': `"${policy}";q=${d.limit};w=${WINDOW_SECONDS}`,
+    RateLimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}`,
+  };
+}
+
+export function tooManyRequests(policy: string, d: LimitDecision, what: string): ApiError {
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Rate limit exceeded: ${d.limit} requests per hour for ${what}; retry after ${d.resetSeconds} s`,
+    { limit: d.limit, window: '1h', retry_after_seconds: d.resetSeconds },
+    { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(policy, d) },
+  );
+}
+
+export function createAccessGate(deps: { limits: RateLimits; usage: UsageMeter; now: () => Date }): AccessGate {
+  return {
+    async admit(principal: Principal, group: EndpointGroup) {
+      if (principal.kind === 'operator') return {};
+      const now = deps.now();
+      if (principal.kind === 'key') {
+        if (principal.admin) {
+          deps.usage.record(principal.keyId, now);
+          return {};
+        }
+        const d = await deps.limits.consume(`k:${principal.keyId}`, group, now);
+        if (!d.allowed) throw tooManyRequests(group, d, `the ${group} endpoints on this key`);
+        deps.usage.record(principal.keyId, now); // refused calls are not billable
+        return rateLimitHeaders(group, d);
+      }
+      const d = await deps.limits.consume(`d:${principal.sessionId}`, 'demo_session', now);
+      if (!d.allowed) throw tooManyRequests('demo_session', d, 'this demo session');
+      return rateLimitHeaders('demo_session', d);
+    },
+  };
+}
