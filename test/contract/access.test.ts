@@ -11,6 +11,7 @@ import { createKeyService } from '../../src/services/keys.js';
 import { createRateLimits, parseLimits } from '../../src/services/rate-limits.js';
 import { toUsageReport } from '../../src/services/usage.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
+import { openMongoStore } from '../../src/store/mongo/mongo-store.js';
 import { jurisdiction, rule } from '../support/docs.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
@@ -28,7 +29,7 @@ async function listen(t: TestApp): Promise<{ server: Server; url: string }> {
 
 async function blast(url: string, key: string, amount: number): Promise<Map<number, number>> {
   const statuses = new Map<number, number>();
-  const instance = autocannon({ url, connections: 20, amount, headers: { 'x-api-key': key } });
+  const instance = autocannon({ url, connections: 20, amount, headers: { 'x-api-key': key } }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
   instance.on('response', (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
   await instance;
   return statuses;
@@ -112,6 +113,31 @@ describe('access control: rate limits, demo sessions, usage, revocation', () => 
       for (let i = 0; i < 4; i++) decisions.push(await limits.consume('k:1', 'lookup', now));
       expect(decisions.map((d) => d.allowed)).to.deep.equal([true, true, true, false]);
       await client.close();
+    });
+  });
+
+  describe('two instances on MongoDB', () => {
+    const uri = process.env.MONGODB_URI;
+    it('when two service instances share one MongoDB, then they share one limit (needs MONGODB_URI)', async function () {
+      if (!uri) this.skip();
+      const dbName = `prauth_limits_${process.pid}_${Date.now()}`;
+      const storeA = await openMongoStore(uri!, dbName);
+      const storeB = await openMongoStore(uri!, dbName);
+      try {
+        const env = { RATE_LIMITS: 'lookup=100', MONGODB_URI: uri!, MONGODB_DB: dbName };
+        const a = await makeTestApp(corpus, { env, now: fixedNow, store: storeA });
+        const b = await makeTestApp([], { env, now: fixedNow, store: storeB });
+        const key = await a.key();
+        const [sa, sb] = [await listen(a), await listen(b)];
+        const [ra, rb] = await Promise.all([blast(`${sa.url}${LOOKUP}`, key, 60), blast(`${sb.url}${LOOKUP}`, key, 60)]);
+        sa.server.close();
+        sb.server.close();
+        expect((ra.get(429) ?? 0) + (rb.get(429) ?? 0)).to.equal(20);
+      } finally {
+        await storeA.db.dropDatabase();
+        await storeA.close();
+        await storeB.close();
+      }
     });
   });
 

@@ -10,6 +10,7 @@ import { createKeyService, type CreateKeyOptions } from '../../src/services/keys
 import { createIngester, wireAccess } from '../../src/service.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
 import { ensureIndexes } from '../../src/store/collections.js';
+import type { DocumentStore } from '../../src/store/port.js';
 
 export interface TestApp {
   app: BuiltApp;
@@ -24,9 +25,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function makeTestApp(
   docs: readonly CanonicalDoc[],
-  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date; access?: boolean } = {},
+  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date; access?: boolean; store?: DocumentStore } = {},
 ): Promise<TestApp> {
-  const store = await openEmbeddedStore({});
+  const store = options.store ?? (await openEmbeddedStore({}));
   await ensureIndexes(store);
   const now = options.now ?? (() => new Date());
   const report = await ingestRecords({ store, now }, docs.map((value, i) => ({ file: 'test', line: i + 1, value })));

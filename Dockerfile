@@ -1,0 +1,13 @@
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY bin ./bin
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev
+COPY fixtures ./fixtures
+COPY fhir-profiles ./fhir-profiles
+COPY capability ./capability
+ENV PORT=8080 HOST=0.0.0.0
+EXPOSE 8080
+USER node
+CMD ["node", "dist/src/main.js"]
