@@ -1,12 +1,14 @@
 // The route table: every endpoint the service serves, declared once.
 import type { AppDeps, RouteDef } from '../route.js';
 import { adminRoutes } from './admin-routes.js';
+import { cdsRoutes } from './cds-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
+import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
-  const routes: RouteDef[] = [...lookupRoutes(deps), ...discoveryRoutes, ...adminRoutes];
+  const routes: RouteDef[] = [...lookupRoutes(deps), ...discoveryRoutes, ...fhirRoutes(), ...cdsRoutes(), ...adminRoutes];
   routes.push(...metaRoutes(() => routes));
   return routes;
 }
