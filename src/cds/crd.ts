@@ -100,7 +100,8 @@ function limitationCard(rule: CoverageRuleDoc, order: OrderResource, label: stri
 }
 
 function insurerLabel(model: ReadModel, cc: CoverageContext, rule: CoverageRuleDoc): string {
-  if (cc.payer) return cc.payer.name;
+  // The insurer the patient would recognise: their payer when it serves this state and program.
+  if (cc.payer?.jurisdictions.includes(rule.jurisdiction) && cc.payer.programs.includes(rule.program)) return cc.payer.name;
   if (rule.payer) return rule.payer.name;
   const j = model.jurisdictions.get(rule.jurisdiction);
   if (j && (rule.program === 'medicaid_ffs' || rule.program === 'medicaid_mco' || rule.program === 'chip')) return j.medicaidProgramName ?? j.medicaidAgency.name;
