@@ -2,12 +2,21 @@
 import type { AppDeps, RouteDef } from '../route.js';
 import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
+import { cdsRoutes } from './cds-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
+import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
-  const routes: RouteDef[] = [...lookupRoutes(deps), ...discoveryRoutes, ...adminRoutes, ...accessRoutes];
+  const routes: RouteDef[] = [
+    ...lookupRoutes(deps),
+    ...discoveryRoutes,
+    ...fhirRoutes(),
+    ...cdsRoutes(),
+    ...adminRoutes,
+    ...accessRoutes,
+  ];
   routes.push(...metaRoutes(() => routes));
   return routes;
 }

@@ -1,0 +1,27 @@
+// Static parts of the CapabilityStatement. The resources and operations are added from the registry
+// (src/fhir/registry.ts), so this file never lists what the server serves.
+import { IMPLEMENTATION_GUIDES } from '../fhir-profiles/canonicals.js';
+import type { CapabilityStatement } from '../src/fhir/r4.js';
+
+export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'implementation'> & { restDocumentation: string; securityDescription: string } = {
+  resourceType: 'CapabilityStatement',
+  name: 'PriorAuthorizationRulesService',
+  title: 'Prior-authorization rules service: FHIR R4 surfaces',
+  status: 'active',
+  publisher: 'prauth',
+  description:
+    'Projections of human-verified, source-linked prior-authorization rules: a US Drug Formulary bundle per state and program, ' +
+    'DTR questionnaires, a PAS Claim/$submit that answers from the rules, and (outside this statement, at /v1/cds-services) a CRD CDS Hooks service. ' +
+    'The bundled corpus is an illustrative sample, not advice.',
+  kind: 'instance',
+  software: { name: 'prauth' },
+  fhirVersion: '4.0.1',
+  format: ['application/fhir+json', 'json'],
+  implementationGuide: Object.values(IMPLEMENTATION_GUIDES).map((g) => `${g.canonical}|${g.version}`),
+  restDocumentation:
+    'Paths are under {base}/v1. The formulary is served as one searchset Bundle per state and program at GET /formulary/{state}/{program}; ' +
+    'DTR questionnaires at GET /dtr/questionnaire/{state}/{program}/{code}. CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
+  securityDescription:
+    'Send an API key (a UUID v4 issued per subscription) in the x-api-key header. /metadata is public. A key is scoped to states, programs and ' +
+    'endpoint groups; out-of-scope requests answer 403 with an OperationOutcome. SMART on FHIR / OAuth is not supported.',
+};

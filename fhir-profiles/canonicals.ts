@@ -1,0 +1,118 @@
+// Profile canonicals, extension URLs and code systems the FHIR layer emits. Data, not code: a version bump of an
+// implementation guide is an edit here (and in capability/), nowhere else.
+
+/** The implementation guides we follow, with the version whose shapes we emit. */
+export const IMPLEMENTATION_GUIDES = {
+  usdf: { canonical: 'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary', version: '2.1.0' },
+  dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.2.0' },
+  pas: { canonical: 'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas', version: '2.2.1' },
+  crd: { canonical: 'http://hl7.org/fhir/us/davinci-crd/ImplementationGuide/hl7.fhir.us.davinci-crd', version: '2.2.1' },
+} as const;
+
+const USDF = 'http://hl7.org/fhir/us/davinci-drug-formulary';
+export const USDF_SD = `${USDF}/StructureDefinition`;
+export const USDF_PROFILE = {
+  formulary: `${USDF_SD}/usdf-Formulary`,
+  formularyItem: `${USDF_SD}/usdf-FormularyItem`,
+  formularyDrug: `${USDF_SD}/usdf-FormularyDrug`,
+} as const;
+export const USDF_EXT = {
+  formularyReference: `${USDF_SD}/usdf-FormularyReference-extension`,
+  availabilityStatus: `${USDF_SD}/usdf-AvailabilityStatus-extension`,
+  pharmacyBenefitType: `${USDF_SD}/usdf-PharmacyBenefitType-extension`,
+  drugTier: `${USDF_SD}/usdf-DrugTierID-extension`,
+  priorAuthorization: `${USDF_SD}/usdf-PriorAuthorization-extension`,
+  priorAuthorizationNewStartsOnly: `${USDF_SD}/usdf-PriorAuthorizationNewStartsOnly-extension`,
+  stepTherapyLimit: `${USDF_SD}/usdf-StepTherapyLimit-extension`,
+  stepTherapyLimitNewStartsOnly: `${USDF_SD}/usdf-StepTherapyLimitNewStartsOnly-extension`,
+  quantityLimit: `${USDF_SD}/usdf-QuantityLimit-extension`,
+} as const;
+export const USDF_CS = {
+  itemType: `${USDF}/CodeSystem/usdf-InsuranceItemTypeCS`,
+  pharmacyBenefitType: `${USDF}/CodeSystem/usdf-PharmacyBenefitTypeCS-TEMPORARY-TRIAL-USE`,
+  drugTier: `${USDF}/CodeSystem/usdf-DrugTierCS-TEMPORARY-TRIAL-USE`,
+} as const;
+
+const DTR = 'http://hl7.org/fhir/us/davinci-dtr';
+export const DTR_PROFILE = {
+  stdQuestionnaire: `${DTR}/StructureDefinition/dtr-std-questionnaire`,
+  questionnaireResponse: `${DTR}/StructureDefinition/dtr-questionnaireresponse`,
+  packageBundle: `${DTR}/StructureDefinition/DTR-QPackageBundle`,
+  outputParameters: `${DTR}/StructureDefinition/dtr-qpackage-output-parameters`,
+} as const;
+export const DTR_EXT = {
+  qrContext: `${DTR}/StructureDefinition/qr-context`,
+} as const;
+export const DTR_OPERATION = { questionnairePackage: `${DTR}/OperationDefinition/questionnaire-package` } as const;
+/** DTR 2.2.0 renamed the output parameter; we emit the 2.2.0 name and read both. */
+export const DTR_PACKAGE_PARAM = 'packagebundle';
+export const DTR_PACKAGE_PARAM_LEGACY = 'PackageBundle';
+
+export const SDC_EXT = {
+  launchContext: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-launchContext',
+} as const;
+export const SDC_LAUNCH_CONTEXT_CS = 'http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext';
+
+const PAS = 'http://hl7.org/fhir/us/davinci-pas';
+export const PAS_PROFILE = {
+  responseBundle: `${PAS}/StructureDefinition/profile-pas-response-bundle`,
+  claimResponse: `${PAS}/StructureDefinition/profile-claimresponse`,
+} as const;
+export const PAS_EXT = {
+  reviewAction: `${PAS}/StructureDefinition/extension-reviewAction`,
+  reviewActionCode: `${PAS}/StructureDefinition/extension-reviewActionCode`,
+  itemPreAuthIssueDate: `${PAS}/StructureDefinition/extension-itemPreAuthIssueDate`,
+  identifierJurisdiction: `${PAS}/StructureDefinition/extension-identifierJurisdiction`,
+  requestedService: `${PAS}/StructureDefinition/extension-requestedService`,
+} as const;
+export const PAS_OPERATION = {
+  submit: `${PAS}/OperationDefinition/Claim-submit`,
+  inquire: `${PAS}/OperationDefinition/Claim-inquiry`,
+} as const;
+/** X12 306 (Action Code), the reviewAction code system. */
+export const X12_306 = 'https://codesystem.x12.org/005010/306';
+export const REVIEW_ACTION = {
+  A1: 'Certified in total',
+  A3: 'Not Certified',
+  A4: 'Pended',
+} as const;
+export type ReviewActionCode = keyof typeof REVIEW_ACTION;
+
+const CRD = 'http://hl7.org/fhir/us/davinci-crd';
+export const CRD_EXT = {
+  coverageInformation: `${CRD}/StructureDefinition/ext-coverage-information`,
+  billingOptions: `${CRD}/StructureDefinition/ext-billing-options`,
+} as const;
+export const CRD_TEMP_CS = `${CRD}/CodeSystem/temp`;
+export const CRD_VERSION = '2.2';
+export const CDS_CARD_TYPE_CS = 'http://terminology.hl7.org/CodeSystem/cdshooks-card-type';
+
+export const CODE_SYSTEMS = {
+  rxnorm: 'http://www.nlm.nih.gov/research/umls/rxnorm',
+  cpt: 'http://www.ama-assn.org/go/cpt',
+  hcpcs: 'https://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets',
+  usps: 'https://www.usps.com/',
+  actCode: 'http://terminology.hl7.org/CodeSystem/v3-ActCode',
+  coverageClass: 'http://terminology.hl7.org/CodeSystem/coverage-class',
+  sopt: 'https://nahdo.org/sopt',
+  adjudication: 'http://terminology.hl7.org/CodeSystem/adjudication',
+  claimType: 'http://terminology.hl7.org/CodeSystem/claim-type',
+  noteType: 'http://hl7.org/fhir/note-type',
+  dataAbsentReason: 'http://terminology.hl7.org/CodeSystem/data-absent-reason',
+} as const;
+
+/** Spellings of the procedure-code systems seen in the wild (CPT is HCPCS Level I; both match our code lists). */
+export const PROCEDURE_CODE_SYSTEMS: readonly string[] = [
+  CODE_SYSTEMS.cpt,
+  'urn:oid:2.16.840.1.113883.6.12',
+  CODE_SYSTEMS.hcpcs,
+  'http://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets',
+  'urn:oid:2.16.840.1.113883.6.285',
+  'urn:oid:2.16.840.1.113883.6.14',
+];
+export const RXNORM_SYSTEMS: readonly string[] = [CODE_SYSTEMS.rxnorm, 'urn:oid:2.16.840.1.113883.6.88'];
+
+/** Our own code system for coverage-information `detail` codes (no standard one exists for these). */
+export const PRAUTH_DETAIL_CS = 'urn:prauth:coverage-detail';
+/** Identifier system of the preauthorization reference we hand out for inquiry. */
+export const PRAUTH_PREAUTH_ID_SYSTEM = 'urn:prauth:preauth-ref';

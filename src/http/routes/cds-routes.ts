@@ -1,0 +1,97 @@
+// Endpoints 16 and 17: CDS Hooks discovery and the CRD services, generated from the registry.
+import type { CdsHookRequest } from '../../cds/types.js';
+import { isFailure } from '../../fhir/outcome.js';
+import { buildCdsDiscovery, CDS_SERVICES, parseHints, type CdsServiceDecl } from '../../fhir/registry.js';
+import { badRequest } from '../api-error.js';
+import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
+import type { RouteDef } from '../route.js';
+import { answer, opEnv, toApiError } from './fhir-routes.js';
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A CDS Hooks request for this service's hook; unknown context fields are left alone (and ignored). */
+function parseHookRequest(body: unknown, s: CdsServiceDecl): CdsHookRequest {
+  if (!isObj(body)) throw badRequest('Send a CDS Hooks request object', 'invalid_body');
+  if (body.hook !== s.hook) throw badRequest(`This service answers the '${s.hook}' hook (got '${String(body.hook).slice(0, 40)}')`, 'invalid_body');
+  if (typeof body.hookInstance !== 'string' || !body.hookInstance) throw badRequest('hookInstance is required', 'invalid_body');
+  if (!isObj(body.context)) throw badRequest('context is required', 'invalid_body');
+  if (body.prefetch !== undefined && body.prefetch !== null && !isObj(body.prefetch)) throw badRequest('prefetch must be an object', 'invalid_body');
+  if (body.extension !== undefined && !isObj(body.extension)) throw badRequest('extension must be an object', 'invalid_body');
+  return body as unknown as CdsHookRequest;
+}
+
+const DiscoverySchema = {
+  type: 'object',
+  required: ['services'],
+  properties: {
+    services: {
+      type: 'array',
+      items: { type: 'object', required: ['hook', 'id', 'description'], properties: { hook: { type: 'string' }, id: { type: 'string' }, prefetch: { type: 'object', additionalProperties: { type: 'string' } } } },
+    },
+  },
+};
+const CdsResponseSchema = {
+  type: 'object',
+  required: ['cards'],
+  properties: {
+    cards: { type: 'array', items: { type: 'object', required: ['uuid', 'summary', 'indicator', 'source'] } },
+    systemActions: { type: 'array', items: { type: 'object', required: ['type', 'resource'] } },
+  },
+};
+
+function serviceRoute(s: CdsServiceDecl): RouteDef {
+  return {
+    id: `cds-${s.id}`,
+    method: 'POST',
+    path: `/v1/cds-services/${s.id}`,
+    auth: 'key',
+    group: 'cds',
+    surface: 'cds',
+    cache: 'no-store',
+    handle(ctx, deps) {
+      const req = parseHookRequest(ctx.body, s);
+      const ext = req.extension ?? {};
+      const hints = parseHints(ctx.query.get('state') ?? ext['prauth.state'], ctx.query.get('program') ?? ext['prauth.program']);
+      if (isFailure(hints)) throw toApiError(hints);
+      return answer(ctx, s.run(req, hints, opEnv(ctx, deps)));
+    },
+    openapi: {
+      summary: `CRD coverage requirements (${s.hook})`,
+      description:
+        'CDS Hooks 1.0 / CRD 2.2: one `update` system action per draft ServiceRequest, DeviceRequest or MedicationRequest carrying ext-coverage-information, plus informational cards for coverage limits. State and program come from ?state=&program=, the request extension `prauth.state` / `prauth.program`, or the prefetched Coverage and Patient; unresolvable data answers `indeterminate` with a reason.',
+      tags: ['cds-hooks'],
+      parameters: [
+        { name: 'state', in: 'query', required: false, description: 'Optional member state', schema: { type: 'string' } },
+        { name: 'program', in: 'query', required: false, description: 'Optional program', schema: { type: 'string' } },
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['hook', 'hookInstance', 'context'] } } } },
+      responses: {
+        '200': { description: 'Cards and system actions', schema: CdsResponseSchema },
+        '400': { description: 'Not a request for this hook, or invalid state/program', schema: ErrorBody },
+        '401': { description: 'Missing or invalid x-api-key', schema: ErrorBody },
+        '403': { description: 'State or program outside the key subscription', schema: ErrorBody },
+        '429': { description: 'Rate limit exceeded', schema: RateLimitError },
+      },
+    },
+  };
+}
+
+export function cdsRoutes(): RouteDef[] {
+  return [
+    {
+      id: 'cds-discovery',
+      method: 'GET',
+      path: '/v1/cds-services',
+      auth: 'none',
+      surface: 'cds',
+      cache: 'public, max-age=300, s-maxage=3600',
+      handle: () => ({ status: 200, body: buildCdsDiscovery() }),
+      openapi: {
+        summary: 'CDS Hooks discovery: the CRD services',
+        tags: ['cds-hooks'],
+        responses: { '200': { description: 'Discovery document', schema: DiscoverySchema } },
+      },
+    },
+    ...CDS_SERVICES.map(serviceRoute),
+  ];
+}

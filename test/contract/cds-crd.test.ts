@@ -1,0 +1,215 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { CRD_EXT } from '../../fhir-profiles/canonicals.js';
+import { coverageInformationProblems } from '../../src/cds/coverage-info.js';
+import { buildCapabilityStatement, buildCdsDiscovery, CDS_SERVICES, FHIR_DECLS } from '../../src/fhir/registry.js';
+import { buildOpenApi } from '../../src/http/openapi.js';
+import { example, fhirCorpus } from '../support/fhir-corpus.js';
+import { expectValidFhir } from '../support/fhir-validate.js';
+import { expectGolden } from '../support/golden.js';
+import { expectOpenApi } from '../support/openapi.js';
+import { makeTestApp, type TestApp } from '../support/test-app.js';
+
+type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The coverage-information sub-extensions of a system action as {url: values}. */
+const info = (action: Any): Record<string, unknown[]> => {
+  const ext = action.resource.extension.find((e: Any) => e.url === CRD_EXT.coverageInformation);
+  const out: Record<string, unknown[]> = {};
+  for (const s of ext.extension) {
+    const v = s.valueCode ?? s.valueString ?? s.valueCanonical ?? s.valueDate ?? s.valueCoding ?? s.valueCodeableConcept ?? s.valueReference ?? s.extension;
+    (out[s.url] ??= []).push(v);
+  }
+  return out;
+};
+
+describe('CDS Hooks CRD: /v1/cds-services', () => {
+  let t: TestApp;
+  let key: string;
+  const post = (id: string, body: unknown, k: string | null = key) => {
+    const r = request(t.app.handler).post(`/v1/cds-services/${id}`).send(body as object);
+    return k ? r.set('x-api-key', k) : r;
+  };
+  const orderSign = () => example('crd-2.2-order-sign-hook-request.json');
+
+  before(async () => {
+    t = await makeTestApp(fhirCorpus(), { env: { PUBLIC_BASE_URL: 'https://prauth.test' } });
+    key = await t.key({ name: 'cds' });
+  });
+
+  function expectValidResponse(body: Any): void {
+    for (const a of body.systemActions ?? []) {
+      expect(a.type).to.equal('update');
+      expectValidFhir(a.resource);
+      const ext = a.resource.extension.filter((e: Any) => e.url === CRD_EXT.coverageInformation);
+      expect(ext).to.have.length(1);
+      expect(coverageInformationProblems(ext[0])).to.deep.equal([]);
+    }
+    for (const c of body.cards) {
+      expect(c.summary.length).to.be.lessThan(140);
+      expect(c.source.topic.system).to.equal('http://terminology.hl7.org/CodeSystem/cdshooks-card-type');
+    }
+  }
+
+  it('when discovery is fetched, then order-sign and order-select services with root-level prefetch tokens only', async () => {
+    const res = await request(t.app.handler).get('/v1/cds-services');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(res.headers['cache-control']).to.contain('s-maxage=3600');
+    expect(res.body.services.map((s: Any) => [s.id, s.hook])).to.deep.equal([
+      ['service-coverage-requirements', 'order-sign'],
+      ['service-coverage-requirements-select', 'order-select'],
+    ]);
+    for (const s of res.body.services) {
+      for (const tpl of Object.values(s.prefetch) as string[]) {
+        for (const [, token] of tpl.matchAll(/\{\{([^}]*)\}\}/g)) expect(token).to.match(/^context\.[A-Za-z]+$/);
+      }
+      expect(s.extension['davinci-crd.version']).to.deep.equal(['2.2']);
+      expect(s.extension['davinci-crd.configuration-options'].map((o: Any) => o.code)).to.deep.equal(['coverage-info', 'max-cards']);
+    }
+  });
+
+  it('when the CRD order-sign example is sent, then one update system action per order with coverage information from the rules (golden)', async () => {
+    const res = await post('service-coverage-requirements', orderSign());
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expectOpenApi(t.app.routes, res, 'POST');
+    expectValidResponse(res.body);
+    expectGolden('crd-order-sign-example.json', res.body);
+    const [mammo, oxygen] = res.body.systemActions;
+    expect(mammo.resource.id).to.equal('1357');
+    expect(info(mammo)).to.deep.include({ covered: ['covered'], 'pa-needed': ['no-auth'], 'coverage-assertion-id': ['ok.medicare-advantage.s.diagnostic-imaging'] });
+    expect(info(mammo).coverage).to.deep.equal([{ reference: 'http://example.org/someEHR/fhir/Coverage/COV1' }]);
+    expect(info(oxygen)).to.deep.include({
+      covered: ['covered'],
+      'pa-needed': ['auth-needed'],
+      'doc-needed': ['clinical'],
+      questionnaire: ['https://prauth.test/v1/dtr/questionnaire/OK/medicare_advantage/durable_medical_equipment|1'],
+      'coverage-assertion-id': ['ok.medicare-advantage.s.durable-medical-equipment'],
+    });
+    const source = (info(oxygen).detail as Any[][]).find((d) => d.some((p) => p.valueCodeableConcept?.coding?.[0]?.code === 'policy-source'))!;
+    expect(source.find((p) => p.url === 'value')!.valueUrl).to.equal('https://medicaid.ok.example.gov/pa/durable_medical_equipment');
+    // resp-37: nothing but the extension changes
+    const original = orderSign().context.draftOrders.entry[1].resource;
+    expect({ ...oxygen.resource, extension: undefined }).to.deep.equal({ ...original, extension: undefined });
+    expect(res.body.cards).to.deep.equal([]);
+  });
+
+  it('when the order is a MedicationRequest with step therapy, then an informational card adds the limits the extension cannot carry', async () => {
+    const body = orderSign();
+    body.context.draftOrders.entry = [
+      { resource: { resourceType: 'MedicationRequest', id: 'mr1', status: 'draft', intent: 'order', subject: { reference: 'Patient/123' }, medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484911' }] } } },
+      { resource: { resourceType: 'NutritionOrder', id: 'n1', status: 'draft', intent: 'order', patient: { reference: 'Patient/123' }, dateTime: '2024-01-01' } },
+    ];
+    const res = await post('service-coverage-requirements?state=TX&program=part_d', body);
+    expect(res.status).to.equal(200);
+    expectValidResponse(res.body);
+    expect(res.body.systemActions).to.have.length(1);
+    expect(info(res.body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['tx.part-d.d.hepatitis-c']);
+    expect(res.body.cards).to.deep.equal([]);
+    const glp = orderSign();
+    glp.context.draftOrders.entry = [{ resource: { ...body.context.draftOrders.entry[0].resource, id: 'mr2', medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1991302' }] } } }];
+    const withCard = await post('service-coverage-requirements?state=TX&program=part_d', glp);
+    expectValidResponse(withCard.body);
+    expect(withCard.body.cards).to.have.length(1);
+    expect(withCard.body.cards[0]).to.deep.include({ summary: 'Coverage limits apply: step therapy, quantity limit, new starts only', indicator: 'info' });
+    expect(withCard.body.cards[0].detail).to.contain('Metformin for 90 days first').and.contain('4 pens per 28 days');
+    expect(withCard.body.cards[0].source.label).to.equal('TX Medicare Part D');
+    expect(withCard.body.cards[0].extension['davinci-crd.associated-resource']).to.deep.equal([{ reference: 'MedicationRequest/mr2' }]);
+    const capped = await post('service-coverage-requirements?state=TX&program=part_d', { ...glp, extension: { 'davinci-crd.configuration': { 'max-cards': 0 } } });
+    expect(capped.body.cards).to.deep.equal([]);
+    expect(capped.body.systemActions).to.have.length(1);
+  });
+
+  it('when the payer is unknown, then indeterminate with a reason, not an error', async () => {
+    const body = orderSign();
+    body.prefetch.coverage.entry[0].resource.payor = [{ reference: 'Organization/other', display: 'Other Plan' }];
+    const res = await post('service-coverage-requirements', body);
+    expect(res.status).to.equal(200);
+    expectValidResponse(res.body);
+    for (const a of res.body.systemActions) {
+      expect(info(a).covered).to.deep.equal(['indeterminate']);
+      expect((info(a).reason as Any[])[0].text).to.contain('program unknown');
+      expect(info(a)).to.not.have.property('pa-needed');
+    }
+  });
+
+  for (const [label, coverage] of [['missing', undefined], ['null', null], ['an OperationOutcome', { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'forbidden' }] }]] as const) {
+    it(`when the coverage prefetch is ${label}, then indeterminate with reason coverage-not-found`, async () => {
+      const body = orderSign();
+      if (coverage === undefined) delete body.prefetch.coverage;
+      else body.prefetch.coverage = coverage;
+      const res = await post('service-coverage-requirements', body);
+      expect(res.status).to.equal(200);
+      expectValidResponse(res.body);
+      const reason = (info(res.body.systemActions[0]).reason as Any[])[0];
+      expect(reason.coding[0].code).to.equal('coverage-not-found');
+    });
+  }
+
+  it('when a code has no mapping or the subject has no rule, then indeterminate saying which', async () => {
+    const body = orderSign();
+    body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
+    body.context.draftOrders.entry[1].resource.code = { coding: [{ system: 'http://loinc.org', code: '0000-0' }] };
+    const res = await post('service-coverage-requirements', body);
+    expectValidResponse(res.body);
+    expect((info(res.body.systemActions[0]).reason as Any[])[0].text).to.contain("No verified rule yet for OK medicare_advantage service 'advanced_imaging'");
+    expect((info(res.body.systemActions[1]).reason as Any[])[0].text).to.contain('http://loinc.org|0000-0');
+  });
+
+  it('when context carries unknown fields, then they are ignored; when order-select names one selection, then only it is answered', async () => {
+    const body = { ...orderSign(), hook: 'order-select' };
+    body.context = { ...body.context, selections: ['ServiceRequest/2468'], somethingNew: { x: 1 } };
+    const res = await post('service-coverage-requirements-select', body);
+    expect(res.status).to.equal(200);
+    expectValidResponse(res.body);
+    expect(res.body.systemActions.map((a: Any) => a.resource.id)).to.deep.equal(['2468']);
+  });
+
+  it('when the request is for another hook, unkeyed or out of scope, then 400 / 401 / 403', async () => {
+    expect((await post('service-coverage-requirements', { ...orderSign(), hook: 'order-select' })).status).to.equal(400);
+    expect((await post('service-coverage-requirements', orderSign(), null)).status).to.equal(401);
+    const scoped = await t.key({ name: 'tx', states: ['TX'] });
+    const denied = await post('service-coverage-requirements', orderSign(), scoped);
+    expect(denied.status).to.equal(403);
+    expect(denied.body.error).to.contain('OK');
+    const bad = await post('service-coverage-requirements?program=bogus', orderSign());
+    expect(bad.status).to.equal(400);
+    expectOpenApi(t.app.routes, bad, 'POST');
+  });
+});
+
+describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI agree', () => {
+  it('when the documents are generated, then each declaration appears in every one of them, and nothing else does', async () => {
+    const t = await makeTestApp([]);
+    const routes = t.app.routes;
+    const openapi = buildOpenApi(routes) as { paths: Record<string, Record<string, Any>> };
+    const served = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    const cs = buildCapabilityStatement({ model: t.deps.corpus.current, base: 'https://x', now: new Date(), softwareVersion: '1' });
+    const csOps = cs.rest![0]!.resource!.flatMap((r) => (r.operation ?? []).map((o) => `${r.type}/$${o.name}|${o.definition}`)).sort();
+    const declOps = FHIR_DECLS.flatMap((d) => (d.kind === 'operation' ? [`${d.resourceType}/$${d.name}|${d.definition}`] : [])).sort();
+    expect(csOps).to.deep.equal(declOps);
+    for (const d of FHIR_DECLS) {
+      if (d.kind === 'path') {
+        expect(served.has(`GET ${d.path}`), d.path).to.equal(true);
+        expect(openapi.paths[d.path.replace(/:([a-z]+)/g, '{$1}')]?.get?.operationId).to.equal(d.id);
+      } else {
+        expect(served.has(`POST /v1/${d.resourceType}/:op`)).to.equal(true);
+        const op = openapi.paths[`/v1/${d.resourceType}/{op}`]!.post!;
+        expect(op.parameters.find((p: Any) => p.name === 'op').schema.enum).to.include(`$${d.name}`);
+      }
+    }
+    const discovery = buildCdsDiscovery().services;
+    expect(discovery.map((s) => s.id)).to.deep.equal(CDS_SERVICES.map((s) => s.id));
+    for (const s of discovery) {
+      expect(served.has(`POST /v1/cds-services/${s.id}`), s.id).to.equal(true);
+      expect(openapi.paths[`/v1/cds-services/${s.id}`]?.post).to.not.equal(undefined);
+    }
+    const fhirPaths = Object.keys(openapi.paths).filter((p) => /^\/v1\/(metadata|formulary|dtr|Claim|Questionnaire|cds-services)/.test(p)).sort();
+    const declared = [
+      ...FHIR_DECLS.map((d) => (d.kind === 'path' ? d.path.replace(/:([a-z]+)/g, '{$1}') : `/v1/${d.resourceType}/{op}`)),
+      '/v1/cds-services',
+      ...CDS_SERVICES.map((s) => `/v1/cds-services/${s.id}`),
+    ].sort();
+    expect(fhirPaths).to.deep.equal(declared);
+  });
+});

@@ -1,0 +1,281 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import type { Client } from 'fhir-kit-client';
+import request from 'supertest';
+import { PAS_EXT, X12_306 } from '../../fhir-profiles/canonicals.js';
+import { example, fhirCorpus } from '../support/fhir-corpus.js';
+import { expectValidFhir } from '../support/fhir-validate.js';
+import { expectGolden } from '../support/golden.js';
+import { expectOpenApi } from '../support/openapi.js';
+import { makeTestApp, type TestApp } from '../support/test-app.js';
+
+type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const reviewCodes = (cr: Any) =>
+  cr.item.map((i: Any) => [
+    i.itemSequence,
+    i.adjudication[0].extension.find((e: Any) => e.url === PAS_EXT.reviewAction).extension.find((e: Any) => e.url === PAS_EXT.reviewActionCode).valueCodeableConcept.coding[0].code,
+  ]);
+
+describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
+  let t: TestApp;
+  let key: string;
+  let server: Server;
+  let client: Client;
+
+  before(async () => {
+    t = await makeTestApp(fhirCorpus(), { env: { PUBLIC_BASE_URL: 'https://prauth.test' } });
+    key = await t.key({ name: 'fhir' });
+    server = createServer(t.app.handler).listen(0);
+    const { port } = server.address() as AddressInfo;
+    // fhir-kit-client is ESM-only (an `import`-only exports map): loaded with import() so mocha's require path is not used.
+    const { Client: FhirClient } = await import('fhir-kit-client');
+    client = new FhirClient({ baseUrl: `http://127.0.0.1:${port}/v1`, customHeaders: { 'x-api-key': key } });
+  });
+  after(() => server.close());
+
+  const fhirPost = (path: string, body: unknown, k: string | null = key) => {
+    const r = request(t.app.handler).post(path).set('content-type', 'application/fhir+json').send(JSON.stringify(body));
+    return k ? r.set('x-api-key', k) : r;
+  };
+  const fhirGet = (path: string, k: string | null = key) => {
+    const r = request(t.app.handler).get(path);
+    return k ? r.set('x-api-key', k) : r;
+  };
+
+  describe('GET /v1/metadata', () => {
+    it('when a FHIR client asks for the capabilities, then it gets an R4 CapabilityStatement naming exactly what is served', async () => {
+      const cs = (await client.capabilityStatement()) as Any;
+      expectValidFhir(cs);
+      expect(cs).to.include({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance', status: 'active' });
+      expect(cs.format).to.include('application/fhir+json');
+      expect(cs.implementationGuide).to.include.members([
+        'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary|2.1.0',
+        'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas|2.2.1',
+        'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr|2.2.0',
+      ]);
+      const byType = Object.fromEntries(cs.rest[0].resource.map((r: Any) => [r.type, r]));
+      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'InsurancePlan', 'MedicationKnowledge', 'Questionnaire']);
+      expect(byType.Claim.operation).to.deep.equal([{ name: 'submit', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-submit', documentation: 'PAS (2.2.1) Claim/$submit' }]);
+      expect(byType.Questionnaire.operation.map((o: Any) => o.name)).to.deep.equal(['questionnaire-package']);
+      expect(byType.Basic.supportedProfile).to.deep.equal(['http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyItem']);
+      expect(cs.rest[0].security.description).to.contain('x-api-key');
+      expect(cs.implementation.url).to.equal('https://prauth.test/v1');
+    });
+
+    it('when read without a key, then it is public, cached for an hour at the edge, and application/fhir+json', async () => {
+      const res = await fhirGet('/v1/metadata', null);
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.contain('application/fhir+json');
+      expect(res.headers['cache-control']).to.contain('s-maxage=3600');
+      expectOpenApi(t.app.routes, res);
+    });
+  });
+
+  describe('GET /v1/formulary/{state}/{program}', () => {
+    it('when read with fhir-kit-client, then it is a valid USDF searchset Bundle (golden)', async () => {
+      const bundle = (await client.request('formulary/tx/partd')) as Any;
+      expectValidFhir(bundle);
+      expectGolden('formulary-tx-part-d.json', bundle);
+      expect(bundle.type).to.equal('searchset');
+      const types = bundle.entry.map((e: Any) => e.resource.resourceType);
+      expect(types.filter((x: string) => x === 'InsurancePlan')).to.have.length(1);
+      expect(bundle.total).to.equal(types.filter((x: string) => x === 'Basic').length);
+    });
+
+    it('when a class has step therapy and a quantity limit, then its FormularyItem carries those flags and no PA flag; a PA class carries PA', async () => {
+      const res = await fhirGet('/v1/formulary/TX/part_d');
+      expectOpenApi(t.app.routes, res);
+      const items = res.body.entry.filter((e: Any) => e.resource.resourceType === 'Basic').map((e: Any) => e.resource);
+      const flags = (id: string) =>
+        Object.fromEntries(
+          items
+            .find((i: Any) => i.id.includes(id))
+            .extension.filter((e: Any) => 'valueBoolean' in e)
+            .map((e: Any) => [e.url.replace(/.*\/usdf-|-extension$/g, ''), e.valueBoolean]),
+        );
+      expect(flags('semaglutide')).to.deep.equal({ PriorAuthorization: false, StepTherapyLimit: true, StepTherapyLimitNewStartsOnly: true, QuantityLimit: true });
+      expect(flags('sofosbuvir')).to.deep.equal({ PriorAuthorization: true, StepTherapyLimit: false, QuantityLimit: false });
+      const sof = res.body.entry.find((e: Any) => e.resource.id === 'formularydrug-sofosbuvir').resource;
+      expect(sof.code.coding).to.deep.equal([{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484919' }]);
+    });
+
+    it('when the pair has no drug rule, then 404 OperationOutcome; when outside the key scope, then 403 before any lookup', async () => {
+      const gap = await fhirGet('/v1/formulary/OK/part_d');
+      expect(gap.status).to.equal(404);
+      expect(gap.headers['content-type']).to.contain('application/fhir+json');
+      expect(gap.body.resourceType).to.equal('OperationOutcome');
+      expect(gap.body.issue[0]).to.include({ severity: 'error', code: 'not-found' });
+      expectValidFhir(gap.body);
+      const scoped = await t.key({ name: 'ca', states: ['CA'] });
+      const denied = await fhirGet('/v1/formulary/OK/part_d', scoped);
+      expect(denied.status).to.equal(403);
+      expect(denied.body.issue[0].code).to.equal('forbidden');
+      expectOpenApi(t.app.routes, denied);
+    });
+
+    it('when the state or program is invalid, then 400 OperationOutcome pointing at the path segment', async () => {
+      const res = await fhirGet('/v1/formulary/XX/part_d');
+      expect(res.status).to.equal(400);
+      expect(res.body.issue[0].expression).to.deep.equal(['state']);
+      const p = await fhirGet('/v1/formulary/TX/nope');
+      expect(p.body.issue[0].expression).to.deep.equal(['program']);
+      expectOpenApi(t.app.routes, p);
+    });
+
+    it('when no key is sent, then 401 OperationOutcome', async () => {
+      const res = await fhirGet('/v1/formulary/TX/part_d', null);
+      expect(res.status).to.equal(401);
+      expect(res.body.issue[0].code).to.equal('login');
+    });
+  });
+
+  describe('GET /v1/dtr/questionnaire/{state}/{program}/{drug}', () => {
+    it('when the rule exists, then a DTR Questionnaire whose url is its own address and whose items follow the documentation list', async () => {
+      const res = await fhirGet('/v1/dtr/questionnaire/TX/part_d/glp1_weight_loss');
+      expect(res.status).to.equal(200);
+      expectOpenApi(t.app.routes, res);
+      expectValidFhir(res.body);
+      expect(res.body).to.include({ url: 'https://prauth.test/v1/dtr/questionnaire/TX/part_d/glp1_weight_loss', version: '1', status: 'active' });
+      expect(res.body.subjectType).to.deep.equal(['Patient']);
+      const ids = (items: Any[]): string[] => items.flatMap((i) => [i.linkId, ...ids(i.item ?? [])]);
+      expect(ids(res.body.item)).to.deep.equal([
+        'criteria', 'source', 'documentation', 'documentation.1', 'documentation.1.detail', 'documentation.2', 'documentation.2.detail',
+        'step-therapy', 'quantity-limit', 'new-start',
+      ]);
+      expect(res.body.item[2].item[0].text).to.equal('Diagnosis: available and attached?');
+    });
+
+    it('when there is no rule or the drug is unknown, then 404 and 400 OperationOutcomes', async () => {
+      expect((await fhirGet('/v1/dtr/questionnaire/TX/part_d/oncology_oral')).status).to.equal(404);
+      const bad = await fhirGet('/v1/dtr/questionnaire/TX/part_d/aspirin');
+      expect(bad.status).to.equal(400);
+      expect(bad.body.issue[0].expression).to.deep.equal(['drug']);
+    });
+  });
+
+  describe('POST /v1/Questionnaire/$questionnaire-package', () => {
+    it('when the DTR example input is sent, then one package bundle holds the Questionnaire and a draft QuestionnaireResponse for the order', async () => {
+      const res = await fhirPost('/v1/Questionnaire/$questionnaire-package', example('dtr-2.x-questionnaire-package-input-parameters.json'));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expectOpenApi(t.app.routes, res, 'POST');
+      expectValidFhir(res.body);
+      expect(res.body.parameter.map((p: Any) => p.name)).to.deep.equal(['packagebundle']);
+      const [q, qr] = res.body.parameter[0].resource.entry.map((e: Any) => e.resource);
+      expect(q.url).to.equal('https://prauth.test/v1/dtr/questionnaire/CT/medicaid_mco/laboratory');
+      expect(qr).to.include({ status: 'in-progress', questionnaire: `${q.url}|${q.version}` });
+      expect(qr.subject).to.deep.equal({ reference: 'Patient/examplepatient' });
+      expect(qr.extension[0].valueReference).to.deep.equal({ reference: 'ServiceRequest/ServiceRequestExample' });
+    });
+
+    it('when the CRD coverage-assertion-id is given as context, then that rule is packaged', async () => {
+      const input = example('dtr-2.x-questionnaire-package-input-parameters.json');
+      input.parameter = [input.parameter[0], { name: 'context', valueString: 'tx.part-d.d.hepatitis-c' }];
+      const res = await fhirPost('/v1/Questionnaire/$questionnaire-package', input);
+      expect(res.status).to.equal(200);
+      expect(res.body.parameter[0].resource.entry[0].resource.url).to.match(/\/TX\/part_d\/hepatitis_c$/);
+    });
+
+    it('when no order resolves, then 404 OperationOutcome saying why; when the input is not Parameters, then 400', async () => {
+      const input = example('dtr-2.x-questionnaire-package-input-parameters.json');
+      input.parameter[1].resource.code.coding[0].code = '0000-0';
+      const res = await fhirPost('/v1/Questionnaire/$questionnaire-package', input);
+      expect(res.status).to.equal(404);
+      expect(res.body.issue[0].diagnostics).to.contain('none of its codes is in our code lists');
+      const bad = await fhirPost('/v1/Questionnaire/$questionnaire-package', { resourceType: 'Patient' });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.issue[0].expression).to.deep.equal(['Parameters']);
+    });
+  });
+
+  describe('POST /v1/Claim/$submit', () => {
+    it('when the PAS example request Bundle is submitted with fhir-kit-client, then a response Bundle whose ClaimResponse certifies both items (A1)', async () => {
+      const bundle = (await client.operation({ name: '$submit', resourceType: 'Claim', input: example('pas-2.2.1-claim-submit-request-bundle.json') })) as Any;
+      expectValidFhir(bundle);
+      expect(bundle.type).to.equal('collection');
+      const cr = bundle.entry[0].resource;
+      expect(cr).to.include({ resourceType: 'ClaimResponse', use: 'preauthorization', status: 'active', outcome: 'complete' });
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1'], [2, 'A1']]);
+      expect(cr.preAuthRef).to.match(/^PA-[0-9A-F]{10}$/);
+      expect(cr.identifier[0].value).to.equal(cr.preAuthRef);
+      expect(cr.request).to.deep.equal({ reference: 'http://davinci-pas.org/fhir/Claim/ReferralAuthorizationExample' });
+      expect(cr.patient).to.deep.equal({ reference: 'Patient/SubscriberExample' });
+      expect(cr.processNote[0].text).to.contain('Prior authorization is not required');
+      expect(bundle.entry.slice(1).map((e: Any) => `${e.resource.resourceType}/${e.resource.id}`)).to.deep.equal([
+        'Patient/SubscriberExample', 'Organization/InsurerExample', 'Organization/UMOExample',
+      ]);
+      expect(bundle.identifier).to.deep.equal({ system: 'http://davinci-pas.org/SUBMITTER_TRANSACTION_IDENTIFIER', value: 'A12345' });
+    });
+
+    it('when an item needs PA, then it is pended (A4, outcome queued) with the documentation needed; an unknown code is not certified (A3)', async () => {
+      const req = example('pas-2.2.1-claim-submit-request-bundle.json');
+      req.entry[0].resource.item[0].productOrService.coding[0].code = '42';
+      req.entry[0].resource.item[0].extension = req.entry[0].resource.item[0].extension.filter((e: Any) => e.url !== PAS_EXT.requestedService);
+      req.entry[0].resource.item[1].productOrService = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '99999' }] };
+      req.entry[0].resource.item[1].extension = [];
+      const res = await fhirPost('/v1/Claim/$submit', req);
+      expect(res.status).to.equal(200);
+      expectOpenApi(t.app.routes, res, 'POST');
+      expectValidFhir(res.body);
+      const cr = res.body.entry[0].resource;
+      expect(cr.outcome).to.equal('queued');
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A4'], [2, 'A3']]);
+      const note = (seq: number) => cr.item.find((i: Any) => i.itemSequence === seq).noteNumber.map((n: number) => cr.processNote[n - 1].text).join(' ');
+      expect(note(1)).to.contain('Documentation needed: Diagnosis; Prior therapies tried');
+      expect(note(2)).to.contain('99999');
+      const code = cr.item[0].adjudication[0].extension[0].extension[0].valueCodeableConcept.coding[0];
+      expect(code).to.deep.equal({ system: X12_306, code: 'A4', display: 'Pended' });
+    });
+
+    it('when a bare Claim is sent with ?state&program, then it is answered from those', async () => {
+      const claim = example('pas-2.2.1-claim-submit-request-bundle.json').entry[0].resource;
+      const res = await fhirPost('/v1/Claim/$submit?state=MA&program=medicaid_mco', claim);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expectValidFhir(res.body);
+      expect(reviewCodes(res.body.entry[0].resource)).to.deep.equal([[1, 'A1'], [2, 'A1']]);
+    });
+
+    it('when the Bundle is malformed, then 400 OperationOutcome pointing at the bad element', async () => {
+      const cases: [(b: Any) => void, string][] = [
+        [(b) => b.entry.unshift(b.entry.splice(3, 1)[0]), 'Bundle.entry[0].resource'],
+        [(b) => (b.entry[0].resource.use = 'claim'), 'Bundle.entry[0].resource.use'],
+        [(b) => b.entry.splice(b.entry.findIndex((e: Any) => e.resource.id === 'InsurerExample'), 1), 'Bundle.entry[0].resource.insurer.reference'],
+        [(b) => (b.entry[0].resource.item[1].sequence = 1), 'Bundle.entry[0].resource.item[1].sequence'],
+        [(b) => (b.type = 'transaction'), 'Bundle.type'],
+      ];
+      for (const [mutate, expression] of cases) {
+        const b = example('pas-2.2.1-claim-submit-request-bundle.json');
+        mutate(b);
+        const res = await fhirPost('/v1/Claim/$submit', b);
+        expect(res.status, expression).to.equal(400);
+        expect(res.headers['content-type']).to.contain('application/fhir+json');
+        expect(res.body.issue[0].expression, JSON.stringify(res.body)).to.deep.equal([expression]);
+        expectValidFhir(res.body);
+        expectOpenApi(t.app.routes, res, 'POST');
+      }
+    });
+
+    it('when state and program cannot be resolved, then 400 naming what is missing; outside the key scope, then 403', async () => {
+      const claim = example('pas-2.2.1-claim-submit-request-bundle.json').entry[0].resource;
+      const res = await fhirPost('/v1/Claim/$submit', claim);
+      expect(res.status).to.equal(400);
+      expect(res.body.issue[0].diagnostics).to.contain('program unknown');
+      const scoped = await t.key({ name: 'tx-only', states: ['TX'] });
+      const denied = await fhirPost('/v1/Claim/$submit', example('pas-2.2.1-claim-submit-request-bundle.json'), scoped);
+      expect(denied.status).to.equal(403);
+    });
+
+    it('when an unknown operation or a non-JSON body is posted, then 400 / 415 OperationOutcomes', async () => {
+      const op = await fhirPost('/v1/Claim/$inquire', example('pas-2.2.1-claim-submit-request-bundle.json'));
+      expect(op.status).to.equal(400);
+      expect(op.body.issue[0].diagnostics).to.contain('supported: $submit');
+      const xml = await request(t.app.handler).post('/v1/Claim/$submit').set('x-api-key', key).set('content-type', 'application/fhir+xml').send('<Bundle/>');
+      expect(xml.status).to.equal(415);
+      expect(xml.body.resourceType).to.equal('OperationOutcome');
+      const broken = await request(t.app.handler).post('/v1/Claim/$submit').set('x-api-key', key).set('content-type', 'application/fhir+json').send('{"resourceType":');
+      expect(broken.status).to.equal(400);
+      expect(broken.body.resourceType).to.equal('OperationOutcome');
+    });
+  });
+});
