@@ -24,6 +24,7 @@ import type {
   QuestionnaireItem,
   QuestionnaireResponse,
   Reference,
+  Resource,
 } from './r4.js';
 import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRule, type ExplicitHints } from './resolve.js';
 
@@ -113,10 +114,11 @@ export function parsePackageInput(body: unknown): PackageInput | Failure {
   const orders: OrderResource[] = [];
   for (const [i, x] of params.entries()) {
     if (x.name !== 'order') continue;
-    if (!isOrder(x.resource)) {
+    const resource = x.resource as Resource | undefined;
+    if (!isOrder(resource)) {
       return { status: 400, code: 'invalid_body', message: "An 'order' parameter must hold a ServiceRequest, DeviceRequest or MedicationRequest", expression: `Parameters.parameter[${i}].resource` };
     }
-    orders.push(x.resource);
+    orders.push(resource);
   }
   return {
     coverage: coverages[0]!.resource as Coverage,

@@ -275,9 +275,11 @@ export function buildCapabilityStatement(env: Pick<OpEnv, 'model' | 'base' | 'no
   const { restDocumentation, securityDescription, ...statics } = CAPABILITY_STATIC;
   const resources = new Map<string, CapabilityStatementResource>();
   const entry = (type: string): CapabilityStatementResource => {
-    let r = resources.get(type);
-    if (!r) resources.set(type, (r = { type }));
-    return r;
+    const found = resources.get(type);
+    if (found) return found;
+    const created: CapabilityStatementResource = { type: type as CapabilityStatementResource['type'] };
+    resources.set(type, created);
+    return created;
   };
   for (const d of FHIR_DECLS) {
     for (const c of d.capability ?? []) Object.assign(entry(c.type), { ...c, supportedProfile: [...(entry(c.type).supportedProfile ?? []), ...(c.supportedProfile ?? [])] });

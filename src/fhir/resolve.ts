@@ -5,7 +5,7 @@ import { ruleKey, payerRuleKey, type ReadModel } from '../corpus/read-model.js';
 import type { CodeMappingDoc, CoverageRuleDoc, PayerDoc } from '../domain/documents.js';
 import { isJurisdiction, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
 import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS } from '../../fhir-profiles/canonicals.js';
-import type { Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource } from './r4.js';
+import type { Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
 
 /** Where each part of the context came from, for the reason text of an indeterminate answer. */
 export interface CoverageContext {
@@ -35,7 +35,7 @@ export function bundleLookup(resources: readonly { fullUrl?: string; resource?: 
   return (ref, from) => {
     const s = ref?.reference;
     if (!s) return undefined;
-    if (s.startsWith('#')) return from?.contained?.find((c) => c.id === s.slice(1));
+    if (s.startsWith('#')) return (from as DomainResource | undefined)?.contained?.find((c) => c.id === s.slice(1)) as Resource | undefined;
     const direct = byUrl.get(s);
     if (direct) return direct;
     const m = /([A-Za-z]+\/[A-Za-z0-9.-]{1,64})(\/_history\/[^/]+)?$/.exec(s);

@@ -53,7 +53,7 @@ describe('unit: code resolution', () => {
   it('when Coverage names a program in class or SOPT type, then it is used; an ended address is not residence', () => {
     const lookup = bundleLookup([]);
     const cc = (coverage: object, patient?: object) =>
-      resolveCoverageContext(model, { coverage: { resourceType: 'Coverage', ...coverage }, patient: patient as never, lookup, today: '2026-01-01' });
+      resolveCoverageContext(model, { coverage: { resourceType: 'Coverage', ...coverage } as never, patient: patient as never, lookup, today: '2026-01-01' });
     expect(cc({ class: [{ type: { text: 'plan' }, value: 'MCO' }] }).program).to.equal('medicaid_mco');
     expect(cc({ type: { coding: [{ system: 'https://nahdo.org/sopt', code: '122' }] } }).program).to.equal('part_d');
     expect(cc({ type: { coding: [{ system: 'https://nahdo.org/sopt', code: '111' }] } }).program).to.equal('medicare_advantage');
