@@ -1,12 +1,13 @@
 // The route table: every endpoint the service serves, declared once.
 import type { AppDeps, RouteDef } from '../route.js';
 import { adminRoutes } from './admin-routes.js';
+import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
-  const routes: RouteDef[] = [...lookupRoutes(deps), ...discoveryRoutes, ...adminRoutes];
+  const routes: RouteDef[] = [...lookupRoutes(deps), ...decisionRoutes, ...discoveryRoutes, ...adminRoutes];
   routes.push(...metaRoutes(() => routes));
   return routes;
 }
