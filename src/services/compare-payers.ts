@@ -75,7 +75,13 @@ function summarize(items: readonly PayerItem[]): ComparePayersBody['summary'] {
         : `${major === yes ? 'PA required' : 'PA not required'} by ${major.length} of ${withRule.length} payers with a rule; outlier${minor.length > 1 ? 's' : ''} ${word}: ${names(minor)}.`,
     );
   } else {
-    sentences.push(yes.length ? `All ${withRule.length} payers with a rule require PA.` : `None of the ${withRule.length} payers with a rule requires PA.`);
+    sentences.push(
+      withRule.length === 1
+        ? `The only payer with a rule, ${names(withRule)}, ${yes.length ? 'requires PA' : 'does not require PA'}.`
+        : yes.length
+          ? `All ${withRule.length} payers with a rule require PA.`
+          : `None of the ${withRule.length} payers with a rule requires PA.`,
+    );
   }
   const types = new Set(yes.map((i) => i.pa_type));
   if (types.size > 1) {

@@ -133,10 +133,13 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
       sentences.push(`PA not required in ${no.length} of ${rules.length} states with a verified rule; outlier${yes.length > 1 ? 's' : ''} requiring PA: ${list(yes)}.`);
     }
   } else {
+    const verb = yes.length ? 'requires PA' : 'does not require PA';
     sentences.push(
-      yes.length
-        ? `All ${rules.length} states with a verified rule require PA.`
-        : `None of the ${rules.length} states with a verified rule requires PA.`,
+      rules.length === 1
+        ? `The only state with a verified rule, ${rules[0]!.state_abbr}, ${verb}.`
+        : yes.length
+          ? `All ${rules.length} states with a verified rule require PA.`
+          : `None of the ${rules.length} states with a verified rule requires PA.`,
     );
   }
 
