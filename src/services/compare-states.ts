@@ -171,6 +171,33 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   };
 }
 
+/**
+ * The serialised body up to the timestamp value, cached per read model by (states in order, program, subject).
+ * Orderings of up to 10 of 51 states are too many to keep them all, so the cache is bounded and starts over
+ * when full: the common comparisons stay hot, and a miss costs only the ten Map gets and a stringify.
+ */
+const prefixCache = new WeakMap<ReadModel, Map<string, string>>();
+export const COMPARE_CACHE_LIMIT = 20_000;
+
+export function compareStatesPrefix(model: ReadModel, q: CompareQuery): string {
+  let cache = prefixCache.get(model);
+  if (!cache) {
+    cache = new Map();
+    prefixCache.set(model, cache);
+  }
+  const key = `${q.states.join(',')}|${q.program}|${q.subject.kind}|${q.subject.code}`;
+  let prefix = cache.get(key);
+  if (prefix === undefined) {
+    const body = JSON.stringify({ ...compareStates(model, q, new Date(0)), timestamp: '' });
+    prefix = body.slice(0, -2); // drop the closing `"}` of the empty timestamp
+    if (cache.size >= COMPARE_CACHE_LIMIT) cache.clear();
+    cache.set(key, prefix);
+  }
+  return prefix;
+}
+
+export const completeCompareBody = (prefix: string, now: Date): string => `${prefix}${now.toISOString()}"}`;
+
 export function compareStates(model: ReadModel, q: CompareQuery, now: Date): CompareResponse {
   const results = q.states.map((s) => itemFor(model, s, q));
   return {

@@ -5,7 +5,7 @@ import { isJurisdiction, type Program } from '../../domain/vocabulary.js';
 import { buildActionPlan, type ActionPlanQuery } from '../../services/action-plan/build-plan.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
-import { compareStates, type CompareQuery } from '../../services/compare-states.js';
+import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
 import { toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../services/resolve-code.js';
 import { ApiError, badRequest } from '../api-error.js';
@@ -199,7 +199,7 @@ export const decisionRoutes: RouteDef[] = [
     handle(ctx, deps) {
       const q = parseCompare(ctx.query);
       ctx.authorize({ states: q.states, programs: [q.program] });
-      return { status: 200, body: compareStates(deps.corpus.current, q, ctx.now) };
+      return { status: 200, body: { raw: completeCompareBody(compareStatesPrefix(deps.corpus.current, q), ctx.now) } };
     },
     openapi: {
       summary: 'One program and drug class or service category compared across 2 to 10 states',
