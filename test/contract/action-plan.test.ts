@@ -172,6 +172,11 @@ describe('GET /v1/action-plan', () => {
     expect(b.action_plan.not_applicable.map((n: { kind: string }) => n.kind)).to.include.members(['wait', 'request_continued_benefits', 'proceed']);
     expect(b.action_plan.state_specifics.appeal_ladder.continued_benefits).to.equal(null);
     expect(b.action_plan.state_specifics.appeal_ladder.steps[1]).to.include({ automatic: true });
+    // Medicaid agency and Original Medicare (WISeR) contacts are not offered for a Medicare Advantage plan.
+    const names = b.action_plan.contacts.map((c: { name: string }) => c.name);
+    expect(names).to.include('TX PA portal');
+    expect(names).to.not.include.members(['TX Medicaid member services']);
+    expect(names.some((n: string) => /WISeR/.test(n))).to.equal(false);
   });
 
   it('when a Part D protected-class drug is a new start, then submit leads and proceeding applies only to continuing therapy', async () => {

@@ -210,10 +210,15 @@ function contactsFor(model: ReadModel, q: ActionPlanQuery, g: Grounding, j: Juri
     const s = g.rule.submission;
     out.push(clean({ role: 'pa_submission', name: s.target, phone: s.phone, fax: s.fax, url: s.url, source: 'rule' as const }));
   }
-  // Jurisdiction documents also list Original Medicare contacts (WISeR); they only help Traditional Medicare.
-  const originalMedicareOnly = (c: { name: string }): boolean => /original medicare|wiser/i.test(c.name);
+  // Jurisdiction documents mix Medicaid agency contacts with Original Medicare ones (WISeR). Contacts carry no
+  // program, so the name decides: Original Medicare contacts only for Traditional Medicare, Medicaid agency
+  // contacts not for the Medicare-only programs.
+  const originalMedicare = (c: { name: string }): boolean => /original medicare|wiser/i.test(c.name);
+  const medicaidAgency = (c: { name: string }): boolean => /medicaid/i.test(c.name) || (j !== undefined && c.name.startsWith(j.medicaidAgency.name));
+  const medicareOnly = q.program === 'medicare_advantage' || q.program === 'part_d' || q.program === 'medicare_traditional';
   for (const c of j?.contacts ?? []) {
-    if (originalMedicareOnly(c) && q.program !== 'medicare_traditional') continue;
+    if (originalMedicare(c) && q.program !== 'medicare_traditional') continue;
+    if (medicareOnly && !originalMedicare(c) && medicaidAgency(c)) continue;
     out.push(clean({ ...c, source: 'jurisdiction' as const }));
   }
   const payers = [...model.payers.values()]
