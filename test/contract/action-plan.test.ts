@@ -244,6 +244,17 @@ describe('GET /v1/action-plan', () => {
     expect(res.body.action_plan.not_applicable).to.deep.include({ kind: 'appeal', reason: 'The first-level appeal window (60 days from the notice) closed 15 days ago.' });
   });
 
+  it('when repeat off-formulary denials meet a near enrollment window, then escalate and switch_plan are ranked with their signals', async () => {
+    const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true&denial_basis=not_on_formulary&denial_days_ago=10&recurring=true&open_enrollment_near=true&has_alternative=false');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(kinds(res.body)).to.deep.equal(['appeal', 'escalate', 'switch_plan', 'wait']);
+    expect(action(res.body, 'escalate')!.signals.map((s) => [s.name, s.weight])).to.deep.equal([['denied', 15], ['recurring', 35]]);
+    expect(action(res.body, 'switch_plan')).to.include({ score: 50, deadline: null });
+    expect(action(res.body, 'switch_plan')!.deadline_basis).to.match(/not in the verified corpus/);
+    expect(res.body.action_plan.basis.member_context).to.include({ recurring: true, open_enrollment_near: true, has_alternative: false });
+  });
+
   it('when denied without denial_days_ago, then deadlines count from today and say so', async () => {
     const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true');
     expect(res.status).to.equal(200);
