@@ -3,6 +3,7 @@ import type { AppDeps, RouteDef } from '../route.js';
 import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { cdsRoutes } from './cds-routes.js';
+import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
@@ -11,6 +12,7 @@ import { metaRoutes } from './meta-routes.js';
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const routes: RouteDef[] = [
     ...lookupRoutes(deps),
+    ...decisionRoutes,
     ...discoveryRoutes,
     ...fhirRoutes(),
     ...cdsRoutes(),

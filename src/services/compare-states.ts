@@ -1,0 +1,212 @@
+// Multi-state compare (spec 2.4, 4.3 rule 4): one (program, subject) across 2..10 states, in the requested order.
+// A state without a verified rule is a gap item, never silently dropped. Each per-state item is built once per
+// read model (WeakMap cache) so that a 10-state compare is ten Map gets and one small summary.
+import type { Program } from '../domain/vocabulary.js';
+import { ruleKey, type ReadModel } from '../corpus/read-model.js';
+import { toQueryEcho, type SubjectQuery } from './lookup.js';
+import { toPaRule } from './pa-rule.js';
+
+export interface CompareQuery {
+  states: readonly string[];
+  program: Program;
+  subject: SubjectQuery;
+}
+
+export interface CompareRuleItem {
+  state_abbr: string;
+  gap: false;
+  pa_required: boolean;
+  pa_type: string;
+  confidence: number;
+  notes: string;
+  source_url: string;
+  last_verified: string;
+  federal_override: boolean;
+  rule_id: string;
+  [extra: string]: unknown;
+}
+
+export interface CompareGapItem {
+  state_abbr: string;
+  gap: true;
+  pa_required: null;
+  pa_type: null;
+  confidence: null;
+  notes: null;
+  source_url: null;
+  last_verified: null;
+  federal_override: null;
+  rule_id: null;
+}
+
+export type CompareItem = CompareRuleItem | CompareGapItem;
+
+export interface CompareSummary {
+  total: number;
+  require_pa: number;
+  no_pa: number;
+  gaps: number;
+  divergence: boolean;
+  divergence_summary: string;
+  outliers: { pa_required: string[]; pa_type: string[] };
+  gap_states: string[];
+}
+
+export interface CompareResponse {
+  states: string[];
+  program: Program;
+  query: Record<string, string>;
+  summary: CompareSummary;
+  results: CompareItem[];
+  served_from: 'api';
+  timestamp: string;
+}
+
+const gapItem = (state: string): CompareGapItem => ({
+  state_abbr: state,
+  gap: true,
+  pa_required: null,
+  pa_type: null,
+  confidence: null,
+  notes: null,
+  source_url: null,
+  last_verified: null,
+  federal_override: null,
+  rule_id: null,
+});
+
+const itemCache = new WeakMap<ReadModel, Map<string, CompareItem>>();
+
+function itemFor(model: ReadModel, state: string, q: CompareQuery): CompareItem {
+  let cache = itemCache.get(model);
+  if (!cache) {
+    cache = new Map();
+    itemCache.set(model, cache);
+  }
+  const key = ruleKey(state, q.program, q.subject.kind, q.subject.code);
+  let item = cache.get(key);
+  if (!item) {
+    const rule = model.rules.get(key);
+    item = rule ? Object.freeze({ state_abbr: state, gap: false as const, ...toPaRule(rule) }) : Object.freeze(gapItem(state));
+    cache.set(key, item);
+  }
+  return item;
+}
+
+const list = (xs: readonly string[]): string => xs.join(', ');
+
+/** Most frequent value; ties go to the value seen first in request order (deterministic). */
+function modal<T>(values: readonly T[]): T | undefined {
+  const counts = new Map<T, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: T | undefined;
+  let bestN = 0;
+  for (const [v, n] of counts) {
+    if (n > bestN) {
+      best = v;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+export function summarize(results: readonly CompareItem[]): CompareSummary {
+  const rules = results.filter((r): r is CompareRuleItem => !r.gap);
+  const gapStates = results.filter((r) => r.gap).map((r) => r.state_abbr);
+  const yes = rules.filter((r) => r.pa_required).map((r) => r.state_abbr);
+  const no = rules.filter((r) => !r.pa_required).map((r) => r.state_abbr);
+  const sentences: string[] = [];
+  const outliers: CompareSummary['outliers'] = { pa_required: [], pa_type: [] };
+
+  let paSplit = false;
+  if (rules.length === 0) {
+    sentences.push(`No verified rule in any of the ${results.length} states.`);
+  } else if (yes.length && no.length) {
+    paSplit = true;
+    if (yes.length === no.length) {
+      sentences.push(`PA requirement is split evenly: required in ${list(yes)}; not required in ${list(no)}.`);
+    } else if (yes.length > no.length) {
+      outliers.pa_required = no;
+      sentences.push(`PA required in ${yes.length} of ${rules.length} states with a verified rule; outlier${no.length > 1 ? 's' : ''} without PA: ${list(no)}.`);
+    } else {
+      outliers.pa_required = yes;
+      sentences.push(`PA not required in ${no.length} of ${rules.length} states with a verified rule; outlier${yes.length > 1 ? 's' : ''} requiring PA: ${list(yes)}.`);
+    }
+  } else {
+    const verb = yes.length ? 'requires PA' : 'does not require PA';
+    sentences.push(
+      rules.length === 1
+        ? `The only state with a verified rule, ${rules[0]!.state_abbr}, ${verb}.`
+        : yes.length
+          ? `All ${rules.length} states with a verified rule require PA.`
+          : `None of the ${rules.length} states with a verified rule requires PA.`,
+    );
+  }
+
+  // pa_type is compared among the states that require PA (a no-PA state is already named above).
+  const required = rules.filter((r) => r.pa_required);
+  const mode = modal(required.map((r) => r.pa_type));
+  const typeOutliers = required.filter((r) => r.pa_type !== mode);
+  let typeSplit = false;
+  if (typeOutliers.length) {
+    typeSplit = true;
+    outliers.pa_type = typeOutliers.map((r) => r.state_abbr);
+    const detail = typeOutliers.map((r) => `${r.state_abbr} (${r.pa_type})`).join(', ');
+    sentences.push(`PA type differs: most states requiring PA use ${mode}; outlier${typeOutliers.length > 1 ? 's' : ''}: ${detail}.`);
+  } else if (required.length > 1) {
+    sentences.push(`PA type is ${mode} in every state that requires PA.`);
+  }
+  if (gapStates.length && rules.length) sentences.push(`No verified rule for ${list(gapStates)} (gap${gapStates.length > 1 ? 's' : ''}).`);
+  else if (gapStates.length) sentences.push(`Gaps: ${list(gapStates)}.`);
+
+  return {
+    total: results.length,
+    require_pa: yes.length,
+    no_pa: no.length,
+    gaps: gapStates.length,
+    divergence: paSplit || typeSplit,
+    divergence_summary: sentences.join(' '),
+    outliers,
+    gap_states: gapStates,
+  };
+}
+
+/**
+ * The serialised body up to the timestamp value, cached per read model by (states in order, program, subject).
+ * Orderings of up to 10 of 51 states are too many to keep them all, so the cache is bounded and starts over
+ * when full: the common comparisons stay hot, and a miss costs only the ten Map gets and a stringify.
+ */
+const prefixCache = new WeakMap<ReadModel, Map<string, string>>();
+export const COMPARE_CACHE_LIMIT = 20_000;
+
+export function compareStatesPrefix(model: ReadModel, q: CompareQuery): string {
+  let cache = prefixCache.get(model);
+  if (!cache) {
+    cache = new Map();
+    prefixCache.set(model, cache);
+  }
+  const key = `${q.states.join(',')}|${q.program}|${q.subject.kind}|${q.subject.code}`;
+  let prefix = cache.get(key);
+  if (prefix === undefined) {
+    const body = JSON.stringify({ ...compareStates(model, q, new Date(0)), timestamp: '' });
+    prefix = body.slice(0, -2); // drop the closing `"}` of the empty timestamp
+    if (cache.size >= COMPARE_CACHE_LIMIT) cache.clear();
+    cache.set(key, prefix);
+  }
+  return prefix;
+}
+
+export const completeCompareBody = (prefix: string, now: Date): string => `${prefix}${now.toISOString()}"}`;
+
+export function compareStates(model: ReadModel, q: CompareQuery, now: Date): CompareResponse {
+  const results = q.states.map((s) => itemFor(model, s, q));
+  return {
+    states: [...q.states],
+    program: q.program,
+    query: toQueryEcho(q.subject),
+    summary: summarize(results),
+    results,
+    served_from: 'api',
+    timestamp: now.toISOString(),
+  };
+}

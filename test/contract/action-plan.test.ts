@@ -1,0 +1,337 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { CoverageRuleDoc, RegulatoryEventDoc } from '../../src/domain/documents.js';
+import { jurisdiction, payer, rule } from '../support/docs.js';
+import { expectOpenApi } from '../support/openapi.js';
+import { makeTestApp, type TestApp } from '../support/test-app.js';
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+
+const event = (e: Partial<RegulatoryEventDoc> & Pick<RegulatoryEventDoc, 'id' | 'jurisdiction' | 'effectiveAt'>): RegulatoryEventDoc => ({
+  resourceType: 'RegulatoryEvent',
+  eventKind: 'rule_change',
+  title: `Event ${e.id}`,
+  issuedAt: '2026-01-01',
+  paRelevant: true,
+  topics: [],
+  sourceUrl: `https://events.example.gov/${e.id}`,
+  ...e,
+});
+
+const protectedClassRule: CoverageRuleDoc = (() => {
+  const r = rule({ state: 'TX', program: 'part_d', code: 'mental_health_antipsychotics', paType: 'conditional', federalOverride: true });
+  return { ...r, requirement: { ...r.requirement, newStartsOnly: true }, turnaround: { standardHours: 72, expeditedHours: 24, basis: 'Part D coverage determination (42 CFR 423.568/423.572)' } };
+})();
+
+type Action = { rank: number; kind: string; title: string; score: number; deadline: string | null; deadline_basis: string; decision_expected_by?: string; confidence: number; caveat?: string; signals: { name: string; weight: number }[]; citations: { title: string; url: string | null }[]; rationale: string };
+
+describe('GET /v1/action-plan', () => {
+  let t: TestApp;
+  let key: string;
+  const get = (qs: string, k: string | null = key) => {
+    const r = request(t.app.handler).get(`/v1/action-plan${qs}`);
+    return k ? r.set('x-api-key', k) : r;
+  };
+  const kinds = (body: { action_plan: { ranked_actions: Action[] } }) => body.action_plan.ranked_actions.map((a) => a.kind);
+  const action = (body: { action_plan: { ranked_actions: Action[] } }, kind: string) => body.action_plan.ranked_actions.find((a) => a.kind === kind);
+
+  before(async () => {
+    t = await makeTestApp(
+      [
+        jurisdiction('TX', {
+          contacts: [
+            { role: 'member_services', name: 'TX Medicaid member services', url: 'https://medicaid.tx.example.gov/help' },
+            { role: 'fair_hearing', name: 'TX HHSC fair hearings', phone: '512-555-0100' },
+            { role: 'pa_submission', name: 'WISeR model (Original Medicare): participant or MAC', url: 'https://wiser.example.gov' },
+          ],
+          appealNotes: 'Medicaid managed care: appeal to the MCO first, then a State fair hearing.',
+        }),
+        jurisdiction('FL'),
+        payer('fl-sunshine', 'Sunshine Health', ['FL']),
+        payer('fl-simply', 'Simply Healthcare', ['FL']),
+        { ...payer('tx-superior', 'Superior HealthPlan', ['TX']), contacts: [{ role: 'appeals', name: 'Superior appeals', fax: '800-555-0199' }] },
+        rule({ state: 'TX', program: 'medicaid_mco', code: 'glp1_weight_loss', paType: 'full' }),
+        rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging', paType: 'conditional', confidence: 0.8 }),
+        rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c', paRequired: false }),
+        protectedClassRule,
+        rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-sunshine', name: 'Sunshine Health' } }),
+        rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-simply', name: 'Simply Healthcare' }, lastVerified: '2026-11-10' }),
+        event({ id: 1, jurisdiction: 'US', effectiveAt: '2027-01-01', title: 'CMS-0057-F APIs', programs: ['medicaid_mco', 'medicare_advantage'] }),
+        event({ id: 2, jurisdiction: 'TX', effectiveAt: '2026-12-15', title: 'TX GLP-1 criteria update', programs: ['medicaid_mco'], subjects: [{ kind: 'drug', code: 'glp1_weight_loss' }] }),
+        event({ id: 3, jurisdiction: 'TX', effectiveAt: '2026-01-01', title: 'Past change' }),
+        event({ id: 4, jurisdiction: 'TX', effectiveAt: '2029-01-01', title: 'Beyond 18 months' }),
+        event({ id: 5, jurisdiction: 'US', effectiveAt: '2027-10-01', commentDeadline: '2027-02-01', title: 'Part D drug PA', programs: ['part_d'] }),
+        event({ id: 6, jurisdiction: 'TX', effectiveAt: '2027-02-01', title: 'Hep C change', subjects: [{ kind: 'drug', code: 'hepatitis_c' }] }),
+        event({ id: 7, jurisdiction: 'CA', effectiveAt: '2027-02-01', title: 'Other state' }),
+        event({ id: 8, jurisdiction: 'TX', effectiveAt: '2027-03-01', title: 'Not PA relevant', paRelevant: false }),
+      ],
+      { now: () => NOW },
+    );
+    key = await t.key({ name: 'plans' });
+  });
+
+  it('when a Texas Medicaid MCO GLP-1 denial is 12 days old, then appeal ranks first with its [M] deadline and continued benefits is out', async () => {
+    const res = await get('?state=TX&program=medicaid_mco&drug=glp1_weight_loss&denied=true&denial_basis=not_medically_necessary&denial_days_ago=12&has_alternative=true');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    const b = res.body;
+    expect(b).to.include({ state: 'TX', program: 'medicaid_mco', grounding: 'keyword', timestamp: NOW.toISOString() });
+    expect(b.query).to.deep.equal({ drug_class: 'glp1_weight_loss' });
+    expect(b.rule).to.include({ pa_required: true, pa_type: 'full', rule_id: 'tx.medicaid-mco.d.glp1-weight-loss' });
+    expect(kinds(b)).to.deep.equal(['appeal', 'switch_alternative', 'escalate', 'wait']);
+    const appeal = b.action_plan.primary as Action;
+    expect(appeal).to.deep.equal(b.action_plan.ranked_actions[0]);
+    expect(appeal).to.include({ rank: 1, kind: 'appeal', score: 75, deadline: '2027-01-08', decision_expected_by: '2026-12-21', confidence: 0.5 });
+    expect(appeal.title).to.equal('Appeal: Appeal to the Medicaid managed care plan (MCO)');
+    expect(appeal.deadline_basis).to.equal(
+      '60 calendar days from the date of the adverse benefit determination notice: notice dated 2026-11-09 (12 days ago). Standard decision: 30 calendar days.',
+    );
+    expect(appeal.caveat).to.match(/Unconfirmed deadline: this fact is marked \[M\]/);
+    expect(appeal.signals).to.deep.equal([
+      { name: 'window_open', value: 48, weight: 60 },
+      { name: 'basis_not_medically_necessary', value: 'not_medically_necessary', weight: 15 },
+    ]);
+    expect(appeal.rationale).to.contain('48 days left').and.contain('letter of medical necessity');
+    expect(appeal.citations.map((c) => c.title)).to.deep.equal(['42 CFR 438.402', '42 CFR 438.408', 'glp1_weight_loss policy']);
+    expect(b.action_plan.not_applicable).to.deep.include({
+      kind: 'request_continued_benefits',
+      reason: 'The continued-benefits window (10 days) closed 2 days ago.',
+    });
+    // Decide-before dates tie the open-ended actions to the appeal window.
+    expect(action(b, 'switch_alternative')!.deadline).to.equal('2027-01-08');
+    expect(action(b, 'wait')!.deadline).to.equal('2026-12-15');
+
+    const ladder = b.action_plan.state_specifics.appeal_ladder;
+    expect(ladder.steps[0]).to.include({ level: 1, filing_window_days: 60, filing_deadline: '2027-01-08', status: 'unconfirmed', confidence: 0.5 });
+    expect(ladder.steps[1]).to.include({ level: 2, name: 'State fair hearing', filing_window_days: 120, filing_deadline: null });
+    expect(ladder.steps[1].decision.expedited).to.deep.equal({ text: '3 working days for expedited-eligible cases', status: 'confirmed' });
+    expect(ladder.continued_benefits).to.include({ window_days: 10, deadline: '2026-11-19', status: 'unconfirmed' });
+    expect(b.action_plan.state_specifics.appeal_notes).to.equal('Medicaid managed care: appeal to the MCO first, then a State fair hearing.');
+    expect(b.action_plan.state_specifics.change_windows.map((w: { event_id: number; date: string; days_until: number }) => [w.event_id, w.date, w.days_until])).to.deep.equal([
+      [2, '2026-12-15', 24],
+      [1, '2027-01-01', 41],
+    ]);
+    // After a denial the appeal contacts come first; Original Medicare contacts are left out of a Medicaid plan.
+    expect(b.action_plan.contacts.map((c: { role: string; source: string }) => `${c.source}:${c.role}`)).to.deep.equal([
+      'jurisdiction:fair_hearing',
+      'payer:appeals',
+      'rule:pa_submission',
+      'jurisdiction:member_services',
+    ]);
+    expect(b.action_plan.basis).to.deep.include({ kind: 'verified_rule', notice_date: '2026-11-09', as_of: '2026-11-21' });
+    expect(b.action_plan.basis.member_context).to.include({ denied: true, denial_basis: 'not_medically_necessary', denial_days_ago: 12, has_alternative: true });
+    expect(b.provenance).to.deep.include({
+      verified: true,
+      basis: 'verified_rule',
+      confidence: 0.7,
+      last_verified: '2026-11-01',
+      source_url: 'https://medicaid.tx.example.gov/pa/glp1_weight_loss',
+    });
+    expect(b.provenance.caveats.join(' ')).to.match(/unconfirmed \(\[M\]\)/);
+    expect(b.supporting_criteria).to.deep.include({ kind: 'criteria', text: 'Criteria for glp1_weight_loss in TX', source_url: 'https://medicaid.tx.example.gov/pa/glp1_weight_loss' });
+    expect(b.supporting_criteria.filter((c: { kind: string }) => c.kind === 'documentation')).to.have.length(2);
+    expect(res.headers['cache-control']).to.equal('private, no-store');
+  });
+
+  it('when the same denial is 3 days old, then asking for continued benefits ranks second with its own date', async () => {
+    const res = await get('?state=TX&program=medicaid_mco&drug=glp1_weight_loss&denied=true&denial_basis=not_medically_necessary&denial_days_ago=3');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(kinds(res.body).slice(0, 2)).to.deep.equal(['appeal', 'request_continued_benefits']);
+    expect(action(res.body, 'request_continued_benefits')).to.include({ deadline: '2026-11-28', score: 55, confidence: 0.5 });
+    expect(action(res.body, 'request_continued_benefits')!.citations).to.deep.equal([{ title: '42 CFR 438.420', url: 'https://www.ecfr.gov/current/title-42/section-438.420' }]);
+  });
+
+  it('when an urgent Medicare Advantage imaging denial is given by CPT code, then an expedited appeal with a confirmed deadline leads', async () => {
+    const res = await get('?state=TX&program=medicare_advantage&code=70553&denied=true&denial_basis=not_medically_necessary&denial_days_ago=1&urgency=urgent');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    const b = res.body;
+    expect(b.query).to.deep.equal({ service_category: 'advanced_imaging', code: '70553' });
+    expect(b.code_resolution).to.include({ service_category: 'advanced_imaging', matched_by: 'builtin_range' });
+    expect(kinds(b)).to.deep.equal(['appeal', 'escalate']);
+    expect(b.action_plan.primary).to.include({
+      title: 'Appeal: Reconsideration by the Medicare Advantage plan (expedited)',
+      score: 85,
+      deadline: '2027-01-19',
+      decision_expected_by: '2026-11-24',
+      confidence: 0.9,
+    });
+    expect(b.action_plan.primary.caveat).to.equal(undefined);
+    expect(b.action_plan.primary.deadline_basis).to.contain('Expedited decision: 72 hours');
+    expect(b.action_plan.primary.citations[0]).to.deep.equal({
+      title: 'CMS: Reconsideration by the Medicare Advantage (Part C) Health Plan',
+      url: 'https://www.cms.gov/Medicare/Appeals-and-Grievances/MMCAG/PartCRecon.html',
+    });
+    expect(b.action_plan.not_applicable.map((n: { kind: string }) => n.kind)).to.include.members(['wait', 'request_continued_benefits', 'proceed']);
+    expect(b.action_plan.state_specifics.appeal_ladder.continued_benefits).to.equal(null);
+    expect(b.action_plan.state_specifics.appeal_ladder.steps[1]).to.include({ automatic: true });
+    // Medicaid agency and Original Medicare (WISeR) contacts are not offered for a Medicare Advantage plan.
+    const names = b.action_plan.contacts.map((c: { name: string }) => c.name);
+    expect(names).to.include('TX PA portal');
+    expect(names).to.not.include.members(['TX Medicaid member services']);
+    expect(names.some((n: string) => /WISeR/.test(n))).to.equal(false);
+  });
+
+  it('when a Part D protected-class drug is a new start, then submit leads and proceeding applies only to continuing therapy', async () => {
+    const res = await get('?state=TX&program=part_d&drug=mental_health_antipsychotics');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    const b = res.body;
+    expect(b.rule).to.include({ new_starts_only: true, federal_override: true, pa_type: 'conditional' });
+    expect(kinds(b)).to.deep.equal(['submit', 'proceed', 'wait']);
+    expect(b.action_plan.primary).to.include({ title: 'Submit the prior authorization request', score: 70, deadline: null, decision_expected_by: '2026-11-24' });
+    expect(b.action_plan.primary.rationale).to.contain('applies to new starts only');
+    expect(action(b, 'proceed')).to.include({ title: 'Proceed without PA if the member is continuing therapy', score: 35 });
+    expect(b.supporting_criteria.map((c: { kind: string }) => c.kind)).to.include('federal_protection');
+    expect(b.action_plan.state_specifics.change_windows.map((w: { event_id: number; date_kind: string }) => [w.event_id, w.date_kind])).to.deep.equal([
+      [5, 'comment_deadline'],
+      [5, 'effective'],
+    ]);
+  });
+
+  it('when PA is not required, then proceed leads and the plan is still grounded and cited', async () => {
+    const res = await get('?state=TX&program=medicaid_mco&drug=hepatitis_c');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(res.body.action_plan.primary).to.include({ kind: 'proceed', title: 'Proceed: no prior authorization needed', score: 80, deadline: null });
+    expect(res.body.action_plan.state_specifics.change_windows.map((w: { event_id: number }) => w.event_id)).to.deep.equal([1, 6]);
+  });
+
+  it('when there is no program rule but payer rules exist, then the plan is an estimate that says so', async () => {
+    const res = await get('?state=FL&program=medicaid_mco&drug=hepatitis_c&urgency=urgent&drug_cost_usd=50&alternative_no_pa=true');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    const b = res.body;
+    expect(b.rule).to.equal(null);
+    expect(b.provenance).to.deep.include({ verified: false, basis: 'payer_rules_estimate', confidence: 0.4, last_verified: '2026-11-10' });
+    expect(b.provenance.label).to.match(/^Estimate: no verified program-level rule/);
+    expect(b.action_plan.basis.member_context).to.include({ has_alternative: true, alternative_no_pa: true, drug_cost_usd: 50 });
+    expect(kinds(b)).to.deep.equal(['submit', 'switch_alternative', 'pay_out_of_pocket']);
+    expect(action(b, 'pay_out_of_pocket')!.title).to.equal('Pay out of pocket (about $50)');
+    expect(b.supporting_criteria.filter((c: { kind: string }) => c.kind === 'payer_rule')).to.have.length(2);
+    expect(b.action_plan.state_specifics.jurisdiction).to.include({ id: 'FL', name: 'State FL' });
+  });
+
+  it('when nothing grounds the subject but a denial is reported, then the plan rests on the ladder alone; without a denial it is a 404 scope_gap', async () => {
+    const denied = await get('?state=TX&program=chip&service=dental&denied=true');
+    expect(denied.status).to.equal(200);
+    expectOpenApi(t.app.routes, denied);
+    expect(denied.body.provenance).to.deep.include({ verified: false, basis: 'appeal_ladder_only', confidence: 0.2, source_url: null, last_verified: null });
+    expect(denied.body.action_plan.primary).to.include({ kind: 'appeal', deadline: null, title: 'Appeal: State CHIP review' });
+    expect(denied.body.action_plan.primary.deadline_basis).to.match(/not fixed federally/);
+
+    const gap = await get('?state=TX&program=chip&service=dental');
+    expect(gap.status).to.equal(404);
+    expectOpenApi(t.app.routes, gap);
+    expect(gap.body).to.include({ code: 'scope_gap', scope_gap: true, state: 'TX', program: 'chip', notify_url: '/v1/notify-when-ready' });
+    expect(gap.body.query).to.deep.equal({ service_category: 'dental' });
+    expect(gap.body.error).to.contain('send denied=true');
+  });
+
+  it('when the appeal window was missed, then appeal is not ranked and a new request leads', async () => {
+    const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true&denial_days_ago=75');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(kinds(res.body)).to.not.include('appeal');
+    expect(res.body.action_plan.primary).to.include({ kind: 'submit', title: 'Submit a new request' });
+    expect(res.body.action_plan.not_applicable).to.deep.include({ kind: 'appeal', reason: 'The first-level appeal window (60 days from the notice) closed 15 days ago.' });
+  });
+
+  it('when repeat off-formulary denials meet a near enrollment window, then escalate and switch_plan are ranked with their signals', async () => {
+    const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true&denial_basis=not_on_formulary&denial_days_ago=10&recurring=true&open_enrollment_near=true&has_alternative=false');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(kinds(res.body)).to.deep.equal(['appeal', 'escalate', 'switch_plan', 'wait']);
+    expect(action(res.body, 'escalate')!.signals.map((s) => [s.name, s.weight])).to.deep.equal([['denied', 15], ['recurring', 35]]);
+    expect(action(res.body, 'switch_plan')).to.include({ score: 50, deadline: null });
+    expect(action(res.body, 'switch_plan')!.deadline_basis).to.match(/not in the verified corpus/);
+    expect(res.body.action_plan.basis.member_context).to.include({ recurring: true, open_enrollment_near: true, has_alternative: false });
+  });
+
+  it('when denied without denial_days_ago, then deadlines count from today and say so', async () => {
+    const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true');
+    expect(res.status).to.equal(200);
+    expect(res.body.action_plan.primary).to.include({ kind: 'appeal', deadline: '2027-01-20' });
+    expect(res.body.action_plan.primary.deadline_basis).to.contain('assuming the notice is dated today');
+  });
+
+  it('when a demo session is sent instead of a key, then it is accepted; a bad or missing credential is 401', async () => {
+    const qs = '?state=TX&program=medicaid_mco&drug=glp1_weight_loss';
+    const issued = await request(t.app.handler).post('/v1/demo-sessions');
+    expect(issued.status).to.equal(201);
+    const demo = await request(t.app.handler).get(`/v1/action-plan${qs}`).set('x-demo-session', issued.body.session_id);
+    expect(demo.status).to.equal(200);
+    expectOpenApi(t.app.routes, demo);
+    expect(demo.body.action_plan.primary.kind).to.equal('submit');
+    const badDemo = await request(t.app.handler).get(`/v1/action-plan${qs}`).set('x-demo-session', '6f1c2a3b-4d5e-4f60-8a7b-000000000000');
+    expect(badDemo.status).to.equal(401);
+    expectOpenApi(t.app.routes, badDemo);
+    expect(badDemo.body.error).to.match(/demo session/);
+    const none = await get(qs, null);
+    expect(none.status).to.equal(401);
+    expect(none.body.error).to.match(/x-api-key, or x-demo-session/);
+    expect((await get(qs, '0b7e6f4a-1c2d-4e5f-8a9b-0c1d2e3f4a5b')).status).to.equal(401);
+  });
+
+  const base = '?state=TX&program=medicaid_mco&drug=glp1_weight_loss';
+  const bad: [string, string, RegExp][] = [
+    ['an unknown (free-text) parameter', `${base}&notes=patient%20is%20sad`, /Unknown parameter 'notes': member context is a controlled vocabulary/],
+    ['two unknown parameters', `${base}&dob=1950-01-01&zip=78701`, /Unknown parameters 'dob', 'zip'/],
+    ['denied=yes', `${base}&denied=yes`, /Invalid denied: expected true or false/],
+    ['an unknown denial_basis', `${base}&denied=true&denial_basis=too_expensive`, /Invalid denial_basis: expected one of step_therapy, not_medically_necessary, missing_docs, not_on_formulary, other/],
+    ['a negative denial_days_ago', `${base}&denied=true&denial_days_ago=-1`, /Invalid denial_days_ago/],
+    ['a fractional denial_days_ago', `${base}&denied=true&denial_days_ago=1.5`, /Invalid denial_days_ago/],
+    ['a denial_days_ago over ten years', `${base}&denied=true&denial_days_ago=3651`, /Invalid denial_days_ago: expected a whole number of days from 0 to 3650/],
+    ['a date for denial_days_ago', `${base}&denied=true&denial_days_ago=2026-11-01`, /Invalid denial_days_ago/],
+    ['an unknown urgency', `${base}&urgency=asap`, /Invalid urgency: expected one of routine, urgent/],
+    ['a negative cost', `${base}&drug_cost_usd=-5`, /Invalid drug_cost_usd/],
+    ['a cost over the cap', `${base}&drug_cost_usd=10000001`, /Invalid drug_cost_usd/],
+    ['a cost with three decimals', `${base}&drug_cost_usd=12.345`, /Invalid drug_cost_usd/],
+    ['has_alternative=1', `${base}&has_alternative=1`, /Invalid has_alternative: expected true or false/],
+    ['open_enrollment_near=maybe', `${base}&open_enrollment_near=maybe`, /Invalid open_enrollment_near/],
+    ['recurring=TRUE', `${base}&recurring=TRUE`, /Invalid recurring/],
+    ['alternative_no_pa=yes', `${base}&alternative_no_pa=yes`, /Invalid alternative_no_pa/],
+    ['denial_basis without denied=true', `${base}&denial_basis=other`, /denial_basis needs denied=true/],
+    ['denial details with denied=false', `${base}&denied=false&denial_basis=other&denial_days_ago=3`, /denial_basis and denial_days_ago need denied=true/],
+    ['alternative_no_pa=true with has_alternative=false', `${base}&has_alternative=false&alternative_no_pa=true`, /contradicts has_alternative=false/],
+    ['a repeated denied', `${base}&denied=true&denied=false`, /more than once/],
+    ['no subject', '?state=TX&program=medicaid_mco', /Give exactly one of 'drug'/],
+    ['drug and code', `${base}&code=70553`, /not drug and code/],
+    ['a malformed code', '?state=TX&program=medicaid_mco&code=MRI', /Invalid code 'MRI'/],
+    ['an unresolvable code', '?state=TX&program=medicaid_mco&code=99499', /does not resolve/],
+    ['a missing state', '?program=medicaid_mco&drug=glp1_weight_loss', /Missing required parameter 'state'/],
+    ['a missing program', '?state=TX&drug=glp1_weight_loss', /Missing required parameter 'program'/],
+    ['an unknown program', '?state=TX&program=medigap&drug=glp1_weight_loss', /Invalid program/],
+  ];
+  for (const [what, qs, message] of bad) {
+    it(`when given ${what}, then 400 saying which parameter is wrong`, async () => {
+      const res = await get(qs);
+      expect(res.status).to.equal(400);
+      expectOpenApi(t.app.routes, res);
+      expect(res.body.error).to.match(message);
+      expect(res.body.code).to.be.oneOf(['missing_parameter', 'invalid_parameter', 'conflicting_parameters']);
+    });
+  }
+
+  it('when a member-context value is invalid, then the error does not echo it back', async () => {
+    const res = await get(`${base}&denied=true&denial_days_ago=98765`);
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.not.contain('98765');
+  });
+
+  it('when the state or program is outside the key scope, or the group is not subscribed, then 403 naming it', async () => {
+    const k = await t.key({ states: ['FL'], programs: ['medicaid_mco'] });
+    const state = await get(base, k);
+    expect(state.status).to.equal(403);
+    expectOpenApi(t.app.routes, state);
+    expect(state.body.out_of_scope).to.deep.equal({ states: ['TX'] });
+    const program = await get('?state=FL&program=chip&drug=hepatitis_c', k);
+    expect(program.status).to.equal(403);
+    expect(program.body.out_of_scope).to.deep.equal({ programs: ['chip'] });
+    const group = await get(base, await t.key({ groups: ['lookup'] }));
+    expect(group.status).to.equal(403);
+    expectOpenApi(t.app.routes, group);
+    expect(group.body.error).to.contain("'action_plan'");
+  });
+});
