@@ -87,7 +87,7 @@ export function parseLimits(raw: string | undefined): { limits: Record<LimitGrou
   for (const part of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)=(\d{1,9})$/.exec(part);
     if (!m || !(m[1]! in limits)) {
-      problems.push(`RATE_LIMITS entry '${part}' must be group=N with a group among ${Object.keys(limits).join(', ')}`);
+      problems.push(`RATE_LIMITS entry '${part}' must be group=N (N up to 9 digits) with a group among ${Object.keys(limits).join(', ')}`);
       continue;
     }
     limits[m[1]!] = Number(m[2]);
