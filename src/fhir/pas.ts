@@ -3,7 +3,8 @@
 //   rule, PA not required  -> A1 (certified in total) + a note that no PA was needed
 //   rule, PA required      -> A4 (pended) + the documentation the rule lists
 //   subject known, no rule -> A4 (pended for manual review; a data gap is never a denial)
-//   no code we can map     -> A3 (not certified: we cannot identify the service) + a note
+//   no code we can map     -> A4 (pended for manual review) + a note asking for a CPT/HCPCS/RxNorm code:
+//                             a code missing from our lists is our data gap, and a data gap is never a denial
 import type { ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import { CODE_SYSTEMS, PAS_EXT, PAS_PROFILE, PRAUTH_PREAUTH_ID_SYSTEM, REVIEW_ACTION, X12_306, type ReviewActionCode } from '../../fhir-profiles/canonicals.js';
@@ -118,7 +119,7 @@ export function decideItems(model: ReadModel, req: PasRequest, cc: { state: stri
     const res = resolveRule(model, cc, itemCodings(item, req.lookup, req.claim));
     if (res.kind === 'unmapped') {
       const codes = res.codings.map((c) => c.code).filter(Boolean).join(', ') || 'none';
-      return { sequence: item.sequence, action: 'A3', notes: [`Not certified: the service codes (${codes}) are not in our CPT/HCPCS/RxNorm code lists, so no rule can be applied. Resubmit with a CPT, HCPCS or RxNorm code.`] };
+      return { sequence: item.sequence, action: 'A4', notes: [`Pended for manual review: the service codes (${codes}) are not in our CPT/HCPCS/RxNorm code lists, so no rule could be applied automatically. Resubmit with a CPT, HCPCS or RxNorm code for an automated answer.`] };
     }
     if (res.kind === 'no-rule') {
       return { sequence: item.sequence, action: 'A4', notes: [`Pended for manual review: no verified rule yet for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'.`] };

@@ -208,7 +208,7 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(bundle.identifier).to.deep.equal({ system: 'http://davinci-pas.org/SUBMITTER_TRANSACTION_IDENTIFIER', value: 'A12345' });
     });
 
-    it('when an item needs PA, then it is pended (A4, outcome queued) with the documentation needed; an unknown code is not certified (A3)', async () => {
+    it('when an item needs PA, then it is pended (A4, outcome queued) with the documentation needed; an unmapped code is pended too, never denied (A4)', async () => {
       const req = example('pas-2.2.1-claim-submit-request-bundle.json');
       req.entry[0].resource.item[0].productOrService.coding[0].code = '42';
       req.entry[0].resource.item[0].extension = req.entry[0].resource.item[0].extension.filter((e: Any) => e.url !== PAS_EXT.requestedService);
@@ -220,10 +220,10 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expectValidFhir(res.body);
       const cr = res.body.entry[0].resource;
       expect(cr.outcome).to.equal('queued');
-      expect(reviewCodes(cr)).to.deep.equal([[1, 'A4'], [2, 'A3']]);
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A4'], [2, 'A4']]);
       const note = (seq: number) => cr.item.find((i: Any) => i.itemSequence === seq).noteNumber.map((n: number) => cr.processNote[n - 1].text).join(' ');
       expect(note(1)).to.contain('Documentation needed: Diagnosis; Prior therapies tried');
-      expect(note(2)).to.contain('99999');
+      expect(note(2)).to.contain('99999').and.contain('Pended for manual review');
       const code = cr.item[0].adjudication[0].extension[0].extension[0].valueCodeableConcept.coding[0];
       expect(code).to.deep.equal({ system: X12_306, code: 'A4', display: 'Pended' });
     });
