@@ -3,10 +3,10 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bin ./bin
-RUN npm ci --no-audit --no-fund && npm prune --omit=dev
-COPY fixtures ./fixtures
 COPY fhir-profiles ./fhir-profiles
 COPY capability ./capability
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev
+COPY fixtures ./fixtures
 ENV PORT=8080 HOST=0.0.0.0
 EXPOSE 8080
 USER node
