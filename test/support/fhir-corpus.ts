@@ -1,4 +1,5 @@
-// The FHIR test corpus: small, explicit, and built so the ../shared/examples requests resolve.
+// The FHIR test corpus: small, explicit, and built so the public example requests in test/examples resolve.
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 //  - CRD order-sign example: Patient lives in OK; Coverage payor Organization/acme-payer (Acme Health Plan);
@@ -63,5 +64,6 @@ export function fhirCorpus(): CanonicalDoc[] {
   ];
 }
 
-export const EXAMPLES = resolve('../shared/examples');
+// Copies of the public HL7 / Inferno example payloads (origin and licences in test/examples/SOURCES.md).
+export const EXAMPLES = fileURLToPath(new URL('../examples', import.meta.url));
 export const example = (name: string): any => JSON.parse(readFileSync(resolve(EXAMPLES, name), 'utf8')); // eslint-disable-line @typescript-eslint/no-explicit-any
