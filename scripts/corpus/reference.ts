@@ -4,6 +4,7 @@ import type {
 } from '../../src/domain/documents.js';
 import type { DrugClass, Program, ServiceCategory } from '../../src/domain/vocabulary.js';
 import { MCO_PAYERS, NATIONAL_PAYERS } from './payers.js';
+import { BUILTIN_RANGES } from '../../src/services/resolve-code.js';
 import { DMEPOS_LIST } from './rules.js';
 import { COMPILED_ON, SRC } from './sources.js';
 import { STATES, WISER_STATES, ffsDominant } from './states.js';
@@ -164,61 +165,8 @@ export function drugs(): DrugCrosswalkDoc[] {
  *   Q5001-Q5010  hospice (hospice site-of-service codes)
  *   T1019-T1020  long_term_care (personal care services)
  */
-export const NATIONAL_RANGES: readonly [system: 'CPT' | 'HCPCS', from: string, to: string, cat: ServiceCategory, desc: string][] = [
-  ['CPT', '10004', '69990', 'outpatient_surgery', 'Surgery section (fallback: outpatient surgery and procedures)'],
-  ['CPT', '70010', '70449', 'diagnostic_imaging', 'Radiology: head and neck radiographs and CT below the advanced-imaging block'],
-  ['CPT', '70450', '70498', 'advanced_imaging', 'CT and CT angiography, head and neck'],
-  ['CPT', '70499', '70539', 'diagnostic_imaging', 'Radiology between head/neck CT and MRI'],
-  ['CPT', '70540', '70559', 'advanced_imaging', 'MRI and MR angiography, face, neck and brain'],
-  ['CPT', '70560', '71249', 'diagnostic_imaging', 'Radiology: chest radiographs'],
-  ['CPT', '71250', '71275', 'advanced_imaging', 'CT and CT angiography, chest'],
-  ['CPT', '71276', '71549', 'diagnostic_imaging', 'Radiology: chest, other'],
-  ['CPT', '71550', '71555', 'advanced_imaging', 'MRI and MR angiography, chest'],
-  ['CPT', '71556', '72124', 'diagnostic_imaging', 'Radiology: spine radiographs'],
-  ['CPT', '72125', '72159', 'advanced_imaging', 'CT and MRI, spine'],
-  ['CPT', '72160', '72190', 'diagnostic_imaging', 'Radiology: pelvis radiographs'],
-  ['CPT', '72191', '72198', 'advanced_imaging', 'CT angiography and MRI, pelvis'],
-  ['CPT', '72199', '73199', 'diagnostic_imaging', 'Radiology: upper extremity radiographs'],
-  ['CPT', '73200', '73225', 'advanced_imaging', 'CT and MRI, upper extremity'],
-  ['CPT', '73226', '73699', 'diagnostic_imaging', 'Radiology: lower extremity radiographs'],
-  ['CPT', '73700', '73725', 'advanced_imaging', 'CT and MRI, lower extremity'],
-  ['CPT', '73726', '74149', 'diagnostic_imaging', 'Radiology: abdomen radiographs'],
-  ['CPT', '74150', '74183', 'advanced_imaging', 'CT and MRI, abdomen and pelvis'],
-  ['CPT', '74184', '75556', 'diagnostic_imaging', 'Radiology: gastrointestinal, urinary and other studies'],
-  ['CPT', '75557', '75574', 'advanced_imaging', 'Cardiac MRI and cardiac CT'],
-  ['CPT', '75575', '76499', 'diagnostic_imaging', 'Radiology: vascular and other procedures'],
-  ['CPT', '76500', '76999', 'diagnostic_imaging', 'Diagnostic ultrasound'],
-  ['CPT', '77001', '77022', 'diagnostic_imaging', 'Radiologic guidance'],
-  ['CPT', '77046', '77049', 'advanced_imaging', 'MRI, breast'],
-  ['CPT', '77053', '77067', 'diagnostic_imaging', 'Breast mammography'],
-  ['CPT', '78012', '78810', 'diagnostic_imaging', 'Nuclear medicine, diagnostic (other than PET)'],
-  ['CPT', '78811', '78816', 'advanced_imaging', 'PET and PET/CT imaging'],
-  ['CPT', '78817', '79999', 'diagnostic_imaging', 'Nuclear medicine, other'],
-  ['CPT', '80047', '89398', 'laboratory', 'Pathology and laboratory'],
-  ['CPT', '90785', '90899', 'behavioral_health_outpatient', 'Psychiatry'],
-  ['CPT', '92507', '92508', 'speech_therapy', 'Treatment of speech, language, voice, communication disorder'],
-  ['CPT', '92521', '92526', 'speech_therapy', 'Speech and swallowing evaluation and treatment'],
-  ['CPT', '97010', '97164', 'physical_therapy', 'Physical medicine modalities, therapeutic procedures and PT evaluations'],
-  ['CPT', '97165', '97168', 'occupational_therapy', 'Occupational therapy evaluations'],
-  ['CPT', '97169', '97533', 'physical_therapy', 'Therapeutic activities and other physical medicine procedures'],
-  ['CPT', '97535', '97546', 'occupational_therapy', 'Self-care, community and work reintegration training'],
-  ['CPT', '99221', '99239', 'inpatient_hospital', 'Hospital inpatient and observation care E/M'],
-  ['CPT', '99304', '99316', 'skilled_nursing_facility', 'Nursing facility care E/M'],
-  ['CPT', '99377', '99378', 'hospice', 'Hospice care plan oversight'],
-  ['HCPCS', 'A0425', 'A0999', 'ambulance_transport', 'Ambulance services and mileage'],
-  ['HCPCS', 'D0120', 'D9999', 'dental', 'Dental procedures (CDT codes)'],
-  ['HCPCS', 'E0100', 'E8002', 'durable_medical_equipment', 'Durable medical equipment'],
-  ['HCPCS', 'G0151', 'G0162', 'home_health', 'Home health services'],
-  ['HCPCS', 'G2067', 'G2080', 'substance_use_treatment', 'Opioid treatment program bundles and add-ons'],
-  ['HCPCS', 'H0001', 'H0030', 'substance_use_treatment', 'Alcohol and drug services (HCPCS H codes)'],
-  ['HCPCS', 'H0031', 'H2033', 'behavioral_health_outpatient', 'Mental health and behavioral services (HCPCS H codes)'],
-  ['HCPCS', 'H2034', 'H2036', 'substance_use_treatment', 'Alcohol and drug halfway house and treatment program'],
-  ['HCPCS', 'J0120', 'J9999', 'specialty_drugs', 'Drugs administered other than oral method, chemotherapy'],
-  ['HCPCS', 'K0001', 'K0899', 'durable_medical_equipment', 'Wheelchairs, power mobility devices and other DME (K codes)'],
-  ['HCPCS', 'L0112', 'L9900', 'durable_medical_equipment', 'Orthotic and prosthetic procedures and devices'],
-  ['HCPCS', 'Q5001', 'Q5010', 'hospice', 'Hospice care by site of service'],
-  ['HCPCS', 'T1019', 'T1020', 'long_term_care', 'Personal care services'],
-];
+// One table for the corpus and the service: the national fallback ranges live in src/services/resolve-code.ts.
+export const NATIONAL_RANGES = BUILTIN_RANGES;
 
 export function codeMappings(): CodeMappingDoc[] {
   const out: CodeMappingDoc[] = NATIONAL_RANGES.map(([system, from, to, cat, description]) => ({
