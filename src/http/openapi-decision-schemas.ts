@@ -2,11 +2,12 @@
 // Kept beside openapi-schemas.ts, whose shared pieces (PaRule, QueryEcho) they reuse.
 import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import { ACTION_KINDS, DENIAL_BASES, URGENCIES } from '../services/action-plan/rank-actions.js';
-import { PaRule } from './openapi-schemas.js';
+import { COMPARE_GAP_FIELDS, GAP_RULE_FIELDS } from '../services/pa-rule.js';
+import { PaRule, date, isoMs } from './openapi-schemas.js';
 
-const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
 const nullableDate = { oneOf: [date, { type: 'null' }] };
-const isoMs = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' };
+/** Schema properties for the fields a gap row carries as null (the same lists the services use). */
+const nullProps = (fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, { type: 'null' }]));
 const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
 
@@ -50,19 +51,8 @@ const CompareRuleItem = {
 const CompareGapItem = {
   type: 'object',
   description: 'A requested state with no verified rule: `gap: true` and every rule field null.',
-  required: ['state_abbr', 'gap', 'pa_required', 'pa_type', 'confidence', 'notes', 'source_url', 'last_verified', 'federal_override', 'rule_id'],
-  properties: {
-    state_abbr: { enum: [...JURISDICTIONS] },
-    gap: { const: true },
-    pa_required: { type: 'null' },
-    pa_type: { type: 'null' },
-    confidence: { type: 'null' },
-    notes: { type: 'null' },
-    source_url: { type: 'null' },
-    last_verified: { type: 'null' },
-    federal_override: { type: 'null' },
-    rule_id: { type: 'null' },
-  },
+  required: ['state_abbr', 'gap', ...COMPARE_GAP_FIELDS],
+  properties: { state_abbr: { enum: [...JURISDICTIONS] }, gap: { const: true }, ...nullProps(COMPARE_GAP_FIELDS) },
 };
 
 export const CompareResponse = {
@@ -112,16 +102,7 @@ const PayerGapItem = {
   type: 'object',
   description: 'A payer the corpus lists in the state for the program, without a verified rule for the subject.',
   required: ['payer_id', 'payer_name', 'program', 'gap', 'pa_required', 'source_url', 'last_verified'],
-  properties: {
-    ...payerHead,
-    gap: { const: true },
-    pa_required: { type: 'null' },
-    pa_type: { type: 'null' },
-    confidence: { type: 'null' },
-    notes: { type: 'null' },
-    source_url: { type: 'null' },
-    last_verified: { type: 'null' },
-  },
+  properties: { ...payerHead, gap: { const: true }, ...nullProps(GAP_RULE_FIELDS) },
 };
 
 export const ComparePayersResponse = {

@@ -2,8 +2,8 @@
 // these through the generated /openapi.json, so they must say what the service really sends.
 import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 
-const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
-const isoMs = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' };
+export const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+export const isoMs = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' };
 const url = { type: 'string', format: 'uri' };
 
 export const ErrorBody = {

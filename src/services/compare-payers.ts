@@ -6,7 +6,7 @@ import type { CoverageRuleDoc, PayerDoc } from '../domain/documents.js';
 import { PROGRAMS, type Program } from '../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
-import { toPaRule, type PaRule } from './pa-rule.js';
+import { GAP_RULE_FIELDS, nullFields, toPaRule, type PaRule } from './pa-rule.js';
 import type { CodeResolution } from './resolve-code.js';
 
 export interface ComparePayersQuery {
@@ -127,12 +127,7 @@ function build(model: ReadModel, q: ComparePayersQuery): Omit<ComparePayersBody,
         payer_kind: p.kind,
         program,
         gap: true,
-        pa_required: null,
-        pa_type: null,
-        confidence: null,
-        notes: null,
-        source_url: null,
-        last_verified: null,
+        ...nullFields(GAP_RULE_FIELDS),
       });
     }
   }

@@ -4,7 +4,7 @@
 import type { Program } from '../domain/vocabulary.js';
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
-import { toPaRule } from './pa-rule.js';
+import { COMPARE_GAP_FIELDS, nullFields, toPaRule } from './pa-rule.js';
 
 export interface CompareQuery {
   states: readonly string[];
@@ -62,18 +62,7 @@ export interface CompareResponse {
   timestamp: string;
 }
 
-const gapItem = (state: string): CompareGapItem => ({
-  state_abbr: state,
-  gap: true,
-  pa_required: null,
-  pa_type: null,
-  confidence: null,
-  notes: null,
-  source_url: null,
-  last_verified: null,
-  federal_override: null,
-  rule_id: null,
-});
+const gapItem = (state: string): CompareGapItem => ({ state_abbr: state, gap: true, ...nullFields(COMPARE_GAP_FIELDS) });
 
 const itemCache = new WeakMap<ReadModel, Map<string, CompareItem>>();
 

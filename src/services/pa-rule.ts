@@ -27,6 +27,15 @@ export interface PaRule {
   version_id?: string;
 }
 
+/** The PaRule fields a gap row (a state or payer without a verified rule) carries as null. */
+export const GAP_RULE_FIELDS = ['pa_required', 'pa_type', 'confidence', 'notes', 'source_url', 'last_verified'] as const;
+/** Compare rows also null the fields every state row carries. */
+export const COMPARE_GAP_FIELDS = [...GAP_RULE_FIELDS, 'federal_override', 'rule_id'] as const;
+
+export function nullFields<K extends string>(fields: readonly K[]): { [P in K]: null } {
+  return Object.fromEntries(fields.map((f) => [f, null])) as { [P in K]: null };
+}
+
 export interface NextStep {
   step: number;
   title: string;

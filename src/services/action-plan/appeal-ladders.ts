@@ -65,6 +65,21 @@ export interface AppealLadder {
 
 const hours = (h: number, text: string, status: FactStatus): Clock => ({ text, hours: h, status });
 
+/** The State fair hearing decision clock: ordinarily 90 days, 3 working days when expedited (431.244(f), [C]). */
+const FAIR_HEARING_DECISION: LadderStep['decision'] = {
+  standard: hours(90 * 24, 'ordinarily within 90 days', 'confirmed'),
+  expedited: { text: '3 working days for expedited-eligible cases', hours: null, status: 'confirmed' },
+};
+
+/** The federal levels after the Medicare reviews (from memory, [M]): no filing window or clock recorded. */
+const ALJ_COUNCIL_COURT: LadderStep = {
+  level: 3,
+  name: 'Administrative Law Judge, then the Medicare Appeals Council, then federal court',
+  filing: null,
+  decision: { standard: null, expedited: null },
+  citations: [],
+};
+
 const MEDICAID_MCO: AppealLadder = {
   program: 'medicaid_mco',
   summary: 'Appeal to the MCO, then a State fair hearing.',
@@ -84,10 +99,7 @@ const MEDICAID_MCO: AppealLadder = {
       level: 2,
       name: 'State fair hearing',
       filing: { days: 120, from: "the date of the MCO's appeal resolution notice", status: 'unconfirmed' },
-      decision: {
-        standard: hours(90 * 24, 'ordinarily within 90 days', 'confirmed'),
-        expedited: { text: '3 working days for expedited-eligible cases', hours: null, status: 'confirmed' },
-      },
+      decision: FAIR_HEARING_DECISION,
       citations: [ecfr('431.244(f)')],
     },
   ],
@@ -109,10 +121,7 @@ const MEDICAID_FFS: AppealLadder = {
       level: 1,
       name: 'State fair hearing',
       filing: { days: 90, from: 'the date of the notice (a reasonable time, not over 90 days)', status: 'unconfirmed' },
-      decision: {
-        standard: hours(90 * 24, 'ordinarily within 90 days', 'confirmed'),
-        expedited: { text: '3 working days for expedited-eligible cases', hours: null, status: 'confirmed' },
-      },
+      decision: FAIR_HEARING_DECISION,
       citations: [ecfr('431.221(d)'), ecfr('431.244(f)')],
     },
   ],
@@ -148,13 +157,7 @@ const MEDICARE_ADVANTAGE: AppealLadder = {
       decision: { standard: null, expedited: null },
       citations: [MA_RECON],
     },
-    {
-      level: 3,
-      name: 'Administrative Law Judge, then the Medicare Appeals Council, then federal court',
-      filing: null,
-      decision: { standard: null, expedited: null },
-      citations: [],
-    },
+    ALJ_COUNCIL_COURT,
   ],
   continuedBenefits: null,
   notes: 'Levels after the Independent Review Entity are from memory ([M]).',
@@ -206,13 +209,7 @@ const MEDICARE_TRADITIONAL: AppealLadder = {
       decision: { standard: null, expedited: null },
       citations: [],
     },
-    {
-      level: 3,
-      name: 'Administrative Law Judge, then the Medicare Appeals Council, then federal court',
-      filing: null,
-      decision: { standard: null, expedited: null },
-      citations: [],
-    },
+    ALJ_COUNCIL_COURT,
   ],
   continuedBenefits: null,
   notes: 'No expedited clock for the MAC redetermination is recorded in the reference.',
