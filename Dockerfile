@@ -5,8 +5,9 @@ COPY src ./src
 COPY bin ./bin
 COPY fhir-profiles ./fhir-profiles
 COPY capability ./capability
+COPY scripts ./scripts
+COPY fixtures/README.md fixtures/corpus.json ./fixtures/
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
-COPY fixtures ./fixtures
 ENV PORT=8080 HOST=0.0.0.0
 EXPOSE 8080
 USER node

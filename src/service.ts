@@ -45,19 +45,41 @@ export function createIngester(store: DocumentStore, corpus: CorpusHolder | unde
   };
 }
 
-/** Rate limits, demo sessions and usage metering on top of the basic deps (issue: access control). */
-export function wireAccess(deps: AppDeps): void {
-  const { store, config, log, now } = deps;
+export interface ServiceInputs {
+  config: Config;
+  store: DocumentStore;
+  corpus: CorpusHolder;
+  log: Logger;
+  now: () => Date;
+  /** The token the local CLI presents to the admin interface (embedded store only). */
+  operatorToken?: string;
+}
+
+/**
+ * Builds every service once, in dependency order, into the complete dependency object the app runs on. main, the
+ * tests and the bench all go through here: a new service is one line below, never a field patched on afterwards.
+ */
+export function buildServices(inputs: ServiceInputs): AppDeps {
+  const { config, store, corpus, log, now } = inputs;
   const mongo = 'client' in store ? { client: (store as unknown as { client: MongoClient }).client, dbName: config.mongodbDb } : undefined;
   const limits = createRateLimits({
     limits: config.rateLimits,
     ...(mongo ? { mongo } : {}),
     onStoreError: (err) => log.warn({ err }, 'rate-limit store failed; request admitted (fail open)'),
   });
+  const keys = createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds });
   const usage = createUsageMeter(store);
-  deps.usage = usage;
-  deps.gate = createAccessGate({ limits, usage, now });
-  deps.demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
+  const gate = createAccessGate({ limits, usage, now });
+  const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
+  const ingest = createIngester(store, corpus, now);
+  return {
+    ...inputs,
+    keys,
+    usage,
+    gate,
+    demo,
+    ingest,
+  };
 }
 
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
@@ -72,18 +94,15 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     }
     const corpus = await createCorpusHolder(store);
     corpus.startPolling(config.corpusPollSeconds * 1000, (err) => log.warn({ err }, 'corpus refresh failed'));
-    const deps: AppDeps = {
+    const deps = buildServices({
       config,
       store,
       corpus,
       log,
       now,
-      keys: createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds }),
-      ingest: createIngester(store, corpus, now),
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
-    };
-    wireAccess(deps);
-    deps.usage!.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    });
+    deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
     await extend?.(deps);
     const app = buildApp(deps);
     const server = createServer(app.handler);
@@ -120,7 +139,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await deps.usage?.stop();
+        await deps.usage.stop();
         await store.close();
         lock?.release();
       },

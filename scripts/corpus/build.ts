@@ -1,8 +1,9 @@
-// Builds the bundled SAMPLE corpus in fixtures/: `npx tsx scripts/corpus/build.ts`.
+// Builds the bundled SAMPLE corpus in fixtures/ (`npm run build` runs it; or `npx tsx scripts/corpus/build.ts`).
+// The .ndjson files are build output, not committed: the generator is the source.
 // Deterministic: no clock, no unseeded randomness (gaps and variants come from an FNV-1a hash of each key),
 // so every run writes byte-identical files. Every record is checked with validateDocument before writing.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CoverageRuleDoc } from '../../src/domain/documents.js';
 import { PROGRAMS } from '../../src/domain/vocabulary.js';
@@ -11,7 +12,18 @@ import { codeMappings, drugs, events, jurisdictions, payers, topics } from './re
 import { payerLevelRules, programLevelRules } from './rules.js';
 import { COMPILED_ON } from './sources.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The project root: the nearest folder holding package.json (this file runs from scripts/ under tsx and from
+// dist/scripts/ after the build).
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above scripts/corpus');
+    dir = up;
+  }
+  return dir;
+}
+const root = projectRoot();
 const outDir = join(root, 'fixtures');
 
 export const LOAD_ORDER = [
@@ -156,7 +168,7 @@ function main(): void {
   const payerStates = new Set(payerRules.map((r) => r.jurisdiction)).size;
   writeFileSync(join(outDir, 'README.md'), readme(stats, counts, payerRules.length, payerStates));
 
-  console.log(JSON.stringify({ counts, programRules: programRules.length, payerRules: payerRules.length, payerStates, coverage: stats }, null, 2));
+  if (!process.argv.includes('--quiet')) console.log(JSON.stringify({ counts, programRules: programRules.length, payerRules: payerRules.length, payerStates, coverage: stats }, null, 2));
 }
 
 main();

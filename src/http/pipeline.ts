@@ -122,7 +122,7 @@ async function authenticate(route: RouteDef, headers: IncomingHttpHeaders, deps:
   if (route.auth === 'key_or_demo') {
     const session = headerValue(headers, 'x-demo-session');
     if (session) {
-      const demo = UUID_V4.test(session) && deps.demo ? await deps.demo.verify(session) : null;
+      const demo = UUID_V4.test(session) ? await deps.demo.verify(session) : null;
       if (!demo) throw unauthorized('Invalid or expired demo session');
       return demo;
     }
@@ -170,7 +170,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
       if (route.addOn === 'compare' && principal.kind === 'key' && !principal.compare) {
         throw forbidden('This endpoint needs the Compare add-on on the subscription', { out_of_scope: { add_on: 'compare' } });
       }
-      if (deps.gate) Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
+      Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
     }
     const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
     result = await route.handle(ctx, deps);

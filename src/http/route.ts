@@ -75,9 +75,9 @@ export interface AppDeps {
   keys: KeyService;
   log: Logger;
   now: () => Date;
-  gate?: AccessGate;
-  demo?: DemoSessions;
-  usage?: UsageMeter;
+  gate: AccessGate;
+  demo: DemoSessions;
+  usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
   /** The token the local CLI presents to the admin interface (embedded store only). */

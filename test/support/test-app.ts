@@ -6,8 +6,8 @@ import { createCorpusHolder } from '../../src/corpus/corpus-holder.js';
 import type { CanonicalDoc } from '../../src/domain/documents.js';
 import type { AppDeps } from '../../src/http/route.js';
 import { ingestRecords } from '../../src/ingest/run-ingest.js';
-import { createKeyService, type CreateKeyOptions } from '../../src/services/keys.js';
-import { createIngester, wireAccess } from '../../src/service.js';
+import type { CreateKeyOptions } from '../../src/services/keys.js';
+import { buildServices } from '../../src/service.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
 import { ensureIndexes } from '../../src/store/collections.js';
 import type { DocumentStore } from '../../src/store/port.js';
@@ -25,7 +25,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function makeTestApp(
   docs: readonly CanonicalDoc[],
-  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date; access?: boolean; store?: DocumentStore } = {},
+  options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date; store?: DocumentStore } = {},
 ): Promise<TestApp> {
   const store = options.store ?? (await openEmbeddedStore({}));
   await ensureIndexes(store);
@@ -34,16 +34,7 @@ export async function makeTestApp(
   if (report.rejected.length) throw new Error(`test corpus rejected: ${JSON.stringify(report.rejected)}`);
   const corpus = await createCorpusHolder(store);
   const config = testConfig(options.env);
-  const deps: AppDeps = {
-    config,
-    store,
-    corpus,
-    log: pino({ level: 'silent' }),
-    now,
-    keys: createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds }),
-    ingest: createIngester(store, corpus, now),
-  };
-  if (options.access !== false) wireAccess(deps);
+  const deps = buildServices({ config, store, corpus, log: pino({ level: 'silent' }), now });
   await options.extend?.(deps);
   const app = buildApp(deps);
   return {

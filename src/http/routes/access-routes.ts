@@ -1,6 +1,6 @@
 // Demo sessions (public issuance) and per-key usage (admin).
 import { tooManyRequests } from '../../services/access-gate.js';
-import { ApiError, notFound } from '../api-error.js';
+import { notFound } from '../api-error.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
 import type { RouteDef } from '../route.js';
 
@@ -43,7 +43,6 @@ export const accessRoutes: RouteDef[] = [
     surface: 'json',
     cache: 'no-store',
     async handle(ctx, deps) {
-      if (!deps.demo) throw new ApiError(503, 'service_unavailable', 'Demo sessions are not enabled on this instance');
       const out = await deps.demo.issue(ctx.clientAddress, ctx.now);
       if (!out.ok) throw tooManyRequests('demo_issue', out.decision, 'new demo sessions from this address');
       return {
@@ -79,7 +78,6 @@ export const accessRoutes: RouteDef[] = [
     async handle(ctx, deps) {
       const key = await deps.keys.get(ctx.params.id!);
       if (!key) throw notFound(`No key with id ${ctx.params.id}`);
-      if (!deps.usage) throw new ApiError(503, 'service_unavailable', 'Usage metering is not enabled on this instance');
       return { status: 200, body: await deps.usage.report(key.id) };
     },
     openapi: {
