@@ -31,7 +31,8 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
 export const toApiError = (f: Failure): ApiError => new ApiError(f.status, f.code, f.message, {}, {}, f.expression);
 
 /** Scope first (a 403 must not reveal whether a rule exists), then the failure or the resource. */
-export function answer(ctx: RequestContext, out: OpResult<unknown>): HttpResult {
+export async function answer(ctx: RequestContext, pending: OpResult<unknown> | Promise<OpResult<unknown>>): Promise<HttpResult> {
+  const out = await pending;
   if (out.scope) ctx.authorize(out.scope);
   if (isFailure(out)) throw toApiError(out);
   return { status: 200, body: out.body };

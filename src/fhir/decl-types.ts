@@ -1,0 +1,99 @@
+// The shapes every FHIR interaction, operation and CDS service declaration has, and the parsing they share.
+// Declarations live per implementation guide in src/fhir/decls/ and src/cds/services.ts; src/fhir/registry.ts
+// assembles them.
+import type { ReadModel } from '../corpus/read-model.js';
+import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
+import type { CdsHookRequest, CdsResponse } from '../cds/types.js';
+import type { Failure } from './outcome.js';
+import type { CapabilityStatementResource, Resource } from './r4.js';
+import type { ExplicitHints } from './resolve.js';
+
+export interface OpInput {
+  params: Readonly<Record<string, string>>;
+  query: URLSearchParams;
+  body: unknown;
+}
+export interface OpEnv {
+  model: ReadModel;
+  /** Public base address, without /v1. */
+  base: string;
+  now: Date;
+  softwareVersion: string;
+}
+export interface Scope {
+  states: string[];
+  programs: string[];
+}
+/** A run's answer: the resource, and the scope the caller's key must cover (checked before anything is sent). */
+export type OpResult<B = Resource> = { body: B; scope?: Scope } | Failure;
+
+interface FhirDeclBase {
+  id: string;
+  summary: string;
+  description: string;
+  auth: 'none' | 'key';
+  /** What the CapabilityStatement says about the resources this declaration serves. */
+  capability?: CapabilityStatementResource[];
+  run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
+}
+/** An interaction at its own path (metadata, formulary, DTR questionnaire). */
+export interface FhirPathDecl extends FhirDeclBase {
+  kind: 'path';
+  path: string;
+  pathParams: { name: string; description: string; enum?: readonly string[] }[];
+}
+/** A type-level operation, POST [base]/{resourceType}/${name}. */
+export interface FhirOperationDecl extends FhirDeclBase {
+  kind: 'operation';
+  resourceType: string;
+  name: string;
+  definition: string;
+  queryParams: { name: string; description: string }[];
+}
+export type FhirDecl = FhirPathDecl | FhirOperationDecl;
+
+export interface CdsServiceDecl {
+  id: string;
+  hook: 'order-sign' | 'order-select';
+  prefetch: Record<string, string>;
+  run(req: CdsHookRequest, hints: ExplicitHints, env: OpEnv): { body: CdsResponse; scope: Scope } | Promise<{ body: CdsResponse; scope: Scope }>;
+}
+
+// ---- parsing shared by the declarations (pure; failures are values) ----
+
+export function parseStateProgram(rawState: string | undefined, rawProgram: string | undefined, at: string): { state: string; program: Program } | Failure {
+  const state = rawState?.toUpperCase();
+  if (!state || !isJurisdiction(state)) {
+    return { status: 400, code: 'invalid_parameter', message: `Invalid state '${(rawState ?? '').slice(0, 20)}': expected one of the 50 state USPS codes or DC`, expression: `${at}state` };
+  }
+  const program = rawProgram ? normalizeProgram(rawProgram) : undefined;
+  if (!program) {
+    return {
+      status: 400,
+      code: 'invalid_parameter',
+      message: `Invalid program '${(rawProgram ?? '').slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`,
+      expression: `${at}program`,
+    };
+  }
+  return { state, program };
+}
+
+/** Optional explicit state/program (query parameters, or a CDS request's `prauth.state` / `prauth.program` extension). */
+export function parseHints(rawState: unknown, rawProgram: unknown): ExplicitHints | Failure {
+  const hints: ExplicitHints = {};
+  if (rawState !== undefined && rawState !== '') {
+    const s = typeof rawState === 'string' ? rawState.toUpperCase() : '';
+    if (!isJurisdiction(s)) return { status: 400, code: 'invalid_parameter', message: `Invalid state '${String(rawState).slice(0, 20)}'`, expression: 'state' };
+    hints.state = s;
+  }
+  if (rawProgram !== undefined && rawProgram !== '') {
+    const p = typeof rawProgram === 'string' ? normalizeProgram(rawProgram) : undefined;
+    if (!p) return { status: 400, code: 'invalid_parameter', message: `Invalid program '${String(rawProgram).slice(0, 40)}'`, expression: 'program' };
+    hints.program = p;
+  }
+  return hints;
+}
+
+export const queryHints = (q: URLSearchParams): ExplicitHints | Failure => parseHints(q.get('state') ?? undefined, q.get('program') ?? undefined);
+export const today = (d: Date): string => d.toISOString().slice(0, 10);
+
