@@ -1,9 +1,11 @@
 // Per key, per endpoint group, fixed windows aligned to the clock hour (10:00-11:00 UTC, ...): every instance
 // agrees on where a window starts, and Retry-After is the time to the top of the hour. Counting is
 // rate-limiter-flexible's: in memory with the embedded store, in MongoDB (shared by all instances) otherwise,
-// with an in-memory insurance limiter that takes over while MongoDB is unreachable.
+// with an in-memory insurance limiter that takes over while MongoDB is unreachable. The MongoDB store counts by
+// inserting numbered slots (./rate-limit-slots.ts), which stays exact on FerretDB as on MongoDB.
 import type { MongoClient } from 'mongodb';
-import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMongoSlots } from './rate-limit-slots.js';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
 
 export const WINDOW_SECONDS = 3600;
@@ -49,9 +51,9 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     const points = options.limits[group] ?? 1000;
     const base = { keyPrefix: `rl_${group}`, points, duration: WINDOW_SECONDS };
     l = options.mongo
-      ? new RateLimiterMongo({
+      ? new RateLimiterMongoSlots({
           ...base,
-          storeClient: options.mongo.client,
+          client: options.mongo.client,
           dbName: options.mongo.dbName,
           tableName: 'rate_limits',
           insuranceLimiter: new RateLimiterMemory(base),

@@ -16,6 +16,10 @@ export const COLLECTIONS = {
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
   outbox: 'outbox',
+  /** Write-ahead records of ingests in progress (src/ingest/journal.ts). */
+  ingestJournal: 'ingest_journal',
+  /** Lease locks (src/store/locks.ts). */
+  locks: 'locks',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {

@@ -20,6 +20,8 @@ interface AdapterCase {
   open(): Promise<DocumentStore>;
   /** Re-open the same data (persistence); undefined for in-memory. */
   reopen?(): Promise<DocumentStore>;
+  /** A second, independent handle on the same data (another instance); only where several may share it. */
+  second?(): Promise<DocumentStore>;
   cleanup(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ if (mongoUri) {
     name: 'mongo',
     open: () => openMongoStore(mongoUri, dbName),
     reopen: () => openMongoStore(mongoUri, dbName),
+    second: () => openMongoStore(mongoUri, dbName),
     cleanup: async () => {
       const s = await openMongoStore(mongoUri, dbName);
       await s.db.dropDatabase();
@@ -127,6 +130,26 @@ describe('DocumentStore contract', () => {
         await Promise.all(Array.from({ length: 50 }, () => col.increment('k1', 'count', 1, { id: 'k1', month: '2026-11' })));
         const doc = await col.findOne({ id: 'k1' });
         expect(doc).to.deep.include({ count: 50, month: '2026-11' });
+      });
+
+      // FerretDB 1.x (CI's MongoDB-compatible server) runs update operators unisolated: the adapter serialises
+      // them per document, and these two cases are what proves it (they failed on FerretDB before).
+      it('when conditional updates (compare-and-set) race, then exactly one matches', async () => {
+        const col = store.collection<{ id: string; v: number; by?: number }>('cas');
+        await col.insert({ id: 'c1', v: 0 });
+        const matched = await Promise.all(Array.from({ length: 20 }, (_, i) => col.update({ id: 'c1', v: 0 }, { v: 1, by: i })));
+        expect(matched.reduce((a, b) => a + b, 0)).to.equal(1);
+        expect((await col.findOne({ id: 'c1' }))?.v).to.equal(1);
+      });
+
+      it('when two handles on the same store increment the same document, then none is lost', async function () {
+        if (!c.second) this.skip();
+        const other = await c.second!();
+        const a = store.collection<{ id: string; count: number }>('counters2');
+        const b = other.collection<{ id: string; count: number }>('counters2');
+        await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).increment('k', 'count', 1, { id: 'k' })));
+        expect((await a.findOne({ id: 'k' }))?.count).to.equal(30);
+        await other.close();
       });
 
       if (c.reopen) {

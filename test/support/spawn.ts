@@ -6,6 +6,16 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
+/**
+ * The environment a spawned service or CLI starts from: this process's, without MONGODB_URI. End-to-end tests
+ * exercise the embedded store's single-writer lock unless they name a MongoDB themselves (the two-instance tests
+ * pass MONGODB_URI and their own MONGODB_DB explicitly).
+ */
+function baseEnv(): NodeJS.ProcessEnv {
+  const { MONGODB_URI: _uri, MONGODB_DB: _db, ...rest } = process.env;
+  return rest;
+}
+
 export interface Spawned {
   child: ChildProcess;
   url: string;
@@ -16,7 +26,7 @@ export interface Spawned {
 export async function startServer(env: Record<string, string>, timeoutMs = 15_000): Promise<Spawned> {
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -53,7 +63,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 15_00
 
 export async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/prauth.mjs', ...args], { cwd: root, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['bin/prauth.mjs', ...args], { cwd: root, env: { ...baseEnv(), ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -63,7 +73,7 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
 
 export function runServerOnce(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env } });
+    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', ...env } });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));

@@ -9,6 +9,7 @@ import { ingestRecords } from '../../src/ingest/run-ingest.js';
 import type { CreateKeyOptions } from '../../src/services/keys.js';
 import { buildServices } from '../../src/service.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
+import { openMongoStore } from '../../src/store/mongo/mongo-store.js';
 import { ensureIndexes } from '../../src/store/collections.js';
 import type { DocumentStore } from '../../src/store/port.js';
 
@@ -23,11 +24,22 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ PRAUTH_DATA_DIR: '/nonexistent-test-dir', LOG_LEVEL: 'silent', ...env });
 }
 
+let mongoApps = 0;
+/**
+ * The store a test app runs on: in memory, or with MONGODB_URI set (the CI's second run, on FerretDB) a database
+ * of its own on that server, so the whole contract suite runs on both adapters.
+ */
+export async function testStore(): Promise<DocumentStore> {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) return openEmbeddedStore({});
+  return openMongoStore(uri, `prauth_t_${process.pid}_${++mongoApps}`);
+}
+
 export async function makeTestApp(
   docs: readonly CanonicalDoc[],
   options: { env?: Record<string, string>; extend?: (deps: AppDeps) => void | Promise<void>; now?: () => Date; store?: DocumentStore } = {},
 ): Promise<TestApp> {
-  const store = options.store ?? (await openEmbeddedStore({}));
+  const store = options.store ?? (await testStore());
   await ensureIndexes(store);
   const now = options.now ?? (() => new Date());
   const report = await ingestRecords({ store, now }, docs.map((value, i) => ({ file: 'test', line: i + 1, value })));
