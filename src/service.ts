@@ -10,8 +10,9 @@ import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
 import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
+import { recoverIngests } from './ingest/journal.js';
 import type { AppDeps } from './http/route.js';
-import { runIngest, type IngestReport } from './ingest/run-ingest.js';
+import { ingestRecords, runIngest, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
@@ -34,11 +35,14 @@ export interface RunningService {
 }
 
 /** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
-export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (path: string) => Promise<IngestReport> {
+export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (source: IngestSource) => Promise<IngestReport> {
   let chain: Promise<unknown> = Promise.resolve();
-  return (path) => {
+  return (source) => {
     const run = chain.then(async () => {
-      const report = await runIngest({ store, now }, path);
+      const report =
+        typeof source === 'string'
+          ? await runIngest({ store, now }, source)
+          : await ingestRecords({ store, now }, source.records.map((value, i) => ({ file: source.name ?? 'request', line: i + 1, value })));
       if (report.corpusChanged && corpus) await corpus.refresh();
       return report;
     });
@@ -91,6 +95,8 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
   if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
   try {
     const store = await openStore(config);
+    const repaired = await recoverIngests(store); // finish an ingest a crash interrupted (write-ahead journal)
+    if (repaired.length) log.warn({ corpusVersions: repaired }, 'completed interrupted ingests from the journal');
     const now = () => new Date();
     if (config.loadSample && (await readCorpusVersion(store)) === 0 && existsSync(config.fixturesDir)) {
       const report = await runIngest({ store, now }, config.fixturesDir);

@@ -3,7 +3,8 @@
 import type { CanonicalDoc, CoverageRuleDoc, ResourceType } from '../domain/documents.js';
 import { COLLECTION_OF, RESOURCE_TYPES } from '../domain/documents.js';
 import { stableStringify } from '../domain/stable-json.js';
-import { COLLECTIONS, bumpCorpusVersion, readCorpusVersion } from '../store/collections.js';
+import { COLLECTIONS, readCorpusVersion } from '../store/collections.js';
+import { commitIngest, replayJournal, withIngestLock } from './journal.js';
 import type { DocumentStore, Keyed } from '../store/port.js';
 import { readSources, type SourceRecord } from './read-sources.js';
 import { validateDocument } from './validate.js';
@@ -42,6 +43,9 @@ export interface ChangeLogEntry {
   summary: string;
   sourceUrl: string;
 }
+
+/** What an ingest reads: a file or directory path, or records sent inline (the admin interface, the CLI). */
+export type IngestSource = string | { records: readonly unknown[]; name?: string };
 
 export interface IngestDeps {
   store: DocumentStore;
@@ -110,10 +114,25 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
     }
   }
 
-  const now = deps.now();
+  // Diff and write under the store-wide ingest lock, after finishing any ingest a crash interrupted: what is
+  // compared is what is stored, and the journal makes the writes, their change log and the version one unit.
+  return withIngestLock(store, async () => {
+    await replayJournal(store);
+    return diffAndCommit(store, deps.now(), valid, rejected, records.length, files);
+  });
+}
+
+async function diffAndCommit(
+  store: DocumentStore,
+  now: Date,
+  valid: Map<ResourceType, Map<string | number, CanonicalDoc>>,
+  rejected: RejectedRecord[],
+  received: number,
+  files: string[],
+): Promise<IngestReport> {
   const report: IngestReport = {
     files,
-    received: records.length,
+    received,
     added: 0,
     changed: 0,
     unchanged: 0,
@@ -125,7 +144,6 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
   };
   const pendingWrites: { type: ResourceType; docs: CanonicalDoc[] }[] = [];
   const changes: Omit<ChangeLogEntry, 'id' | 'corpusVersion'>[] = [];
-
   for (const type of RESOURCE_TYPES) {
     const incoming = valid.get(type)!;
     if (!incoming.size) continue;
@@ -174,15 +192,8 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
 
   if (!pendingWrites.length) return report;
 
-  for (const { type, docs } of pendingWrites) {
-    await store.collection<Keyed & CanonicalDoc>(COLLECTION_OF[type]).upsertMany(docs);
-  }
-  const version = await bumpCorpusVersion(store, now);
-  if (changes.length) {
-    await store.collection<ChangeLogEntry>(COLLECTIONS.changes).upsertMany(
-      changes.map((c, i) => ({ ...c, id: `${version}-${String(i + 1).padStart(6, '0')}`, corpusVersion: version })),
-    );
-  }
+  const version = report.corpusVersion + 1;
+  await commitIngest(store, version, pendingWrites, changes, now.toISOString());
   report.corpusVersion = version;
   report.corpusChanged = true;
   return report;

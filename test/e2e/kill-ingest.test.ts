@@ -1,0 +1,116 @@
+// Issue 13: a kill -9 in the middle of an ingest could leave a changed rule without its change-log entry for good.
+// Twenty cycles of: start the real service, run an ingest (about a hundred changed rules) and a stream of key
+// creations through the admin interface, kill -9 at a random moment. Then: every key whose creation was acknowledged
+// works, every acknowledged ingest is there, and every rule version has its change-log entry. On the embedded store
+// without MONGODB_URI, on MongoDB (FerretDB in CI) with it.
+import { expect } from 'chai';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CoverageRuleDoc } from '../../src/domain/documents.js';
+import { DRUG_CLASSES, PROGRAMS } from '../../src/domain/vocabulary.js';
+import { COLLECTIONS } from '../../src/store/collections.js';
+import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
+import { openMongoStore } from '../../src/store/mongo/mongo-store.js';
+import type { DocumentStore, Keyed } from '../../src/store/port.js';
+import { rule } from '../support/docs.js';
+import { cli, startServer } from '../support/spawn.js';
+
+const uri = process.env.MONGODB_URI;
+const CYCLES = 20;
+const STATES = ['TX', 'CA', 'NY', 'FL', 'OH'];
+
+/** About a hundred rules whose criteria say which cycle wrote them. */
+function batch(cycle: number): CoverageRuleDoc[] {
+  const out: CoverageRuleDoc[] = [];
+  for (const state of STATES) {
+    for (const program of PROGRAMS) {
+      for (const code of DRUG_CLASSES.slice(0, 3)) {
+        const r = rule({ state, program, code });
+        out.push({ ...r, requirement: { ...r.requirement, criteria: `written by cycle ${cycle}` } });
+      }
+    }
+  }
+  return out;
+}
+const cycleOf = (r: CoverageRuleDoc): number => Number(/cycle (\d+)/.exec(r.requirement.criteria)?.[1] ?? -1);
+
+describe(`crash safety: ${CYCLES} kill -9 cycles during ingests and key writes`, function () {
+  this.timeout(900_000);
+  const backend = uri ? 'mongo' : 'embedded';
+
+  it(`when the service is killed mid-write ${CYCLES} times (${backend} store), then nothing acknowledged is lost and no rule version lacks its change-log entry`, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'prauth-kill-'));
+    const dbName = `prauth_kill_${process.pid}_${Date.now()}`;
+    const env: Record<string, string> = uri
+      ? { MONGODB_URI: uri, MONGODB_DB: dbName, PRAUTH_LOAD_SAMPLE: 'false', USAGE_FLUSH_SECONDS: '1' }
+      : { PRAUTH_DATA_DIR: dataDir, PRAUTH_LOAD_SAMPLE: 'false', USAGE_FLUSH_SECONDS: '1' };
+    const made = await cli(['keys', 'create', '--name', 'ops', '--admin', '--json'], env);
+    expect(made.code, made.stderr).to.equal(0);
+    const admin = (JSON.parse(made.stdout) as { key: string }).key;
+
+    const ackedKeys: string[] = [];
+    let ackedCycle = -1; // the last cycle whose ingest was acknowledged
+    let killedMidIngest = 0;
+    for (let cycle = 0; cycle < CYCLES; cycle++) {
+      const server = await startServer(env, 60_000);
+      const post = (path: string, body: unknown) =>
+        fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      let stopping = false;
+      let ingestAcked = false;
+      const ingest = post('/v1/admin/ingest', { records: batch(cycle) })
+        .then((r) => {
+          if (r.status === 200) {
+            ingestAcked = true;
+            ackedCycle = cycle;
+          }
+        })
+        .catch(() => undefined);
+      const keys = (async () => {
+        while (!stopping) {
+          const r = await post('/v1/admin/keys', { name: `k${cycle}` }).catch(() => undefined);
+          if (r?.status === 201) ackedKeys.push(((await r.json()) as { key: string }).key);
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 700)));
+      stopping = true;
+      if (!ingestAcked) killedMidIngest++;
+      await server.stop('SIGKILL');
+      await Promise.all([ingest, keys]);
+    }
+
+    // A clean start repairs whatever the last kill left; then every acknowledged key must work.
+    const server = await startServer(env, 60_000);
+    try {
+      for (const key of ackedKeys) {
+        const r = await fetch(`${server.url}/v1/pauth-lookup?state=TX&program=chip&drug=${DRUG_CLASSES[0]}`, { headers: { 'x-api-key': key } });
+        expect(r.status, 'an acknowledged key was lost').to.not.equal(401);
+      }
+    } finally {
+      await server.stop('SIGTERM');
+    }
+
+    const store: DocumentStore = uri ? await openMongoStore(uri, dbName) : await openEmbeddedStore({ dataDir });
+    try {
+      const rules = await store.collection<CoverageRuleDoc & Keyed>(COLLECTIONS.rules).find({});
+      const changes = await store.collection<Keyed & { ruleId: string; corpusVersion: number }>(COLLECTIONS.changes).find({});
+      const journal = await store.collection<Keyed>(COLLECTIONS.ingestJournal).count({});
+      const version = (await store.collection<Keyed & { version: number }>(COLLECTIONS.meta).findOne({ id: 'corpus' }))?.version ?? 0;
+      if (ackedCycle >= 0) {
+        expect(rules.length).to.equal(batch(0).length);
+        for (const r of rules) expect(cycleOf(r), `${r.id} lost the acknowledged ingest of cycle ${ackedCycle}`).to.be.at.least(ackedCycle);
+      }
+      const perRule = new Map<string, number>();
+      for (const c of changes) perRule.set(c.ruleId, (perRule.get(c.ruleId) ?? 0) + 1);
+      for (const r of rules) {
+        expect(perRule.get(r.id) ?? 0, `${r.id} is at version ${r.meta?.versionId} but has ${perRule.get(r.id) ?? 0} change-log entries`).to.equal(Number(r.meta?.versionId));
+      }
+      expect(Math.max(0, ...changes.map((c) => c.corpusVersion))).to.equal(version);
+      expect(journal, 'the journal is empty after recovery').to.equal(0);
+      console.log(`      ${CYCLES} cycles: ${ackedKeys.length} keys acknowledged, last acknowledged ingest in cycle ${ackedCycle}, ${killedMidIngest} kills before the ingest was acknowledged, corpus version ${version}`);
+    } finally {
+      if (uri) await (store as unknown as { db: { dropDatabase(): Promise<unknown> } }).db.dropDatabase();
+      await store.close();
+    }
+  });
+});
