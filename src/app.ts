@@ -58,6 +58,8 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
+  // Inline ingest bodies (the CLI sends a file's records) get their own, larger limit; the parser below then skips.
+  app.use('/v1/admin/ingest', express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }));
   app.use(express.json({ type: JSON_TYPES, limit: deps.config.bodyLimit, strict: true }));
   app.use(express.text({ type: FORM_TYPE, limit: deps.config.bodyLimit }));
 

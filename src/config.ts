@@ -20,6 +20,10 @@ export interface Config {
   /** cron expression for the scheduled re-ingest of INGEST_SOURCE; empty disables it. */
   readonly ingestCron: string;
   readonly ingestSource: string | undefined;
+  /** PRAUTH_INGEST_DIR: the only directory POST /v1/admin/ingest {"path"} may read from (unset: bodies only). */
+  readonly ingestDir: string | undefined;
+  /** INGEST_BODY_LIMIT: largest body of POST /v1/admin/ingest (records sent inline, e.g. by the CLI). */
+  readonly ingestBodyLimit: string;
   readonly keyCacheSeconds: number;
   /** Requests per hour per key for each endpoint group (RATE_LIMITS=lookup=10000,compare=2000,...). */
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
@@ -76,6 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
+  const ingestBodyLimit = env.INGEST_BODY_LIMIT || '64mb';
+  if (!/^\d+(b|kb|mb)$/i.test(ingestBodyLimit)) problems.push(`INGEST_BODY_LIMIT must look like 512kb or 64mb (got '${ingestBodyLimit}')`);
+
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
   const config: Config = {
@@ -94,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paLookupSunsetAt: date('PA_LOOKUP_SUNSET_AT', '2027-06-30T23:59:59Z'),
     ingestCron: env.INGEST_CRON || '',
     ingestSource: env.INGEST_SOURCE || undefined,
+    ingestDir: env.PRAUTH_INGEST_DIR ? resolve(env.PRAUTH_INGEST_DIR) : undefined,
+    ingestBodyLimit,
     keyCacheSeconds: int('KEY_CACHE_SECONDS', 5, 0, 60),
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),

@@ -116,13 +116,15 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     deps.outbox.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
-    loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
     const server = createServer(app.handler);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
+    // The structural validator's R4 definitions (about 2 s of parsing) load right after the server is up, so a start
+    // is not slowed by them; a FHIR or CDS body arriving first waits for them.
+    setImmediate(loadFhirDefinitions);
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken);

@@ -3,6 +3,7 @@
 import type { Config } from '../config.js';
 import { createIngester } from '../service.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
+import { readSources } from '../ingest/read-sources.js';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
 import { acquireLock, readLock, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
@@ -78,7 +79,16 @@ function remote(info: LockInfo): Operator {
       return r.status === 404 ? null : r.data;
     },
     async ingest(path) {
-      return (await call<IngestReport>('POST', '/v1/admin/ingest', { path })).data;
+      // The file is read here and sent inline: the server reads no path the operator names (issue 13).
+      // Rejections come back by position in the body and are mapped to their file and line here.
+      const { files, records } = await readSources(path);
+      const parsed = records.filter((r) => !r.parseError);
+      const report = (await call<IngestReport>('POST', '/v1/admin/ingest', { records: parsed.map((r) => r.value) })).data;
+      const rejected = [
+        ...records.filter((r) => r.parseError).map((r) => ({ file: r.file, line: r.line, reason: r.parseError! })),
+        ...report.rejected.map((x) => ({ ...x, file: parsed[x.line - 1]?.file ?? x.file, line: parsed[x.line - 1]?.line ?? x.line })),
+      ];
+      return { ...report, files, received: records.length, rejected };
     },
     async close() {},
   };

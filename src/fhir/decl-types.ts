@@ -110,9 +110,9 @@ export interface CdsServiceDecl {
 // ---- parsing shared by the declarations (pure; failures are values) ----
 
 export function parseStateProgram(rawState: string | undefined, rawProgram: string | undefined, at: string): { state: string; program: Program } | Failure {
-  const state = rawState?.toUpperCase();
-  if (!state || !isJurisdiction(state)) {
-    return { status: 400, code: 'invalid_parameter', message: `Invalid state '${(rawState ?? '').slice(0, 20)}': expected one of the 50 state USPS codes or DC`, expression: `${at}state` };
+  const state = rawState;
+  if (!state || !/^[A-Z]{2}$/.test(state) || !isJurisdiction(state)) {
+    return { status: 400, code: 'invalid_parameter', message: `Invalid state '${(rawState ?? '').slice(0, 20)}': expected one of the 50 state USPS codes or DC, in upper case (^[A-Z]{2}$)`, expression: `${at}state` };
   }
   const program = rawProgram ? normalizeProgram(rawProgram) : undefined;
   if (!program) {
@@ -130,8 +130,8 @@ export function parseStateProgram(rawState: string | undefined, rawProgram: stri
 export function parseHints(rawState: unknown, rawProgram: unknown): ExplicitHints | Failure {
   const hints: ExplicitHints = {};
   if (rawState !== undefined && rawState !== '') {
-    const s = typeof rawState === 'string' ? rawState.toUpperCase() : '';
-    if (!isJurisdiction(s)) return { status: 400, code: 'invalid_parameter', message: `Invalid state '${String(rawState).slice(0, 20)}'`, expression: 'state' };
+    const s = typeof rawState === 'string' ? rawState : '';
+    if (!/^[A-Z]{2}$/.test(s) || !isJurisdiction(s)) return { status: 400, code: 'invalid_parameter', message: `Invalid state '${String(rawState).slice(0, 20)}': expected a USPS code in upper case (^[A-Z]{2}$)`, expression: 'state' };
     hints.state = s;
   }
   if (rawProgram !== undefined && rawProgram !== '') {

@@ -305,7 +305,7 @@ const bool = { type: 'string', enum: ['true', 'false'] };
 export const statesParam = q(
   'states',
   '2 to 10 comma-separated USPS codes, no duplicates; lower case is upper-cased before the pattern is checked',
-  { type: 'string', pattern: '^[A-Za-z]{2}(,[A-Za-z]{2}){1,9}$' },
+  { type: 'string', pattern: '^[A-Z]{2}(,[A-Z]{2}){1,9}$' },
   true,
 );
 export const codeParam = q(

@@ -5,8 +5,8 @@ export const stateParam = (required = true) => ({
   name: 'state',
   in: 'query',
   required,
-  description: 'USPS code of a state or DC (case-insensitive)',
-  schema: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+  description: 'USPS code of a state or DC, in upper case (lower case is a 400)',
+  schema: { type: 'string', pattern: '^[A-Z]{2}$' },
 });
 export const programParam = {
   name: 'program',

@@ -28,11 +28,11 @@ function aliased(q: URLSearchParams, names: readonly string[]): { name: string; 
 
 export function parseState(raw: string | undefined, name = 'state'): string {
   if (raw === undefined) throw badRequest(`Missing required parameter '${name}' (a USPS code such as TX)`, 'missing_parameter');
-  const v = raw.toUpperCase();
-  if (!/^[A-Z]{2}$/.test(v) || !isJurisdiction(v)) {
-    throw badRequest(`Invalid ${name} '${raw.slice(0, 20)}': expected one of the 50 state USPS codes or DC`);
+  // The spec's pattern is ^[A-Z]{2}$: lower case is not silently accepted.
+  if (!/^[A-Z]{2}$/.test(raw) || !isJurisdiction(raw)) {
+    throw badRequest(`Invalid ${name} '${raw.slice(0, 20)}': expected one of the 50 state USPS codes or DC, in upper case (^[A-Z]{2}$)`);
   }
-  return v;
+  return raw;
 }
 
 export function requireState(q: URLSearchParams, name = 'state'): string {

@@ -74,6 +74,19 @@ export function loggableError(err: unknown): { type: string; stack: string } {
   return { type: err.name, stack: frames.slice(0, 12).join('\n') };
 }
 
+/** The RateLimitError fields (spec: limit, window, retry_after_seconds) on a FHIR 429, beside the headers. */
+export const RATE_LIMIT_EXTENSION = 'urn:prauth:extension:rate-limit';
+function rateLimitExtension(extra: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return {
+    url: RATE_LIMIT_EXTENSION,
+    extension: [
+      { url: 'limit', valueInteger: extra.limit },
+      { url: 'window', valueString: extra.window },
+      { url: 'retry_after_seconds', valueInteger: extra.retry_after_seconds },
+    ],
+  };
+}
+
 export function renderError(err: unknown, surface: Surface, requestId: string, log: Logger): HttpResult {
   const e =
     err instanceof ApiError
@@ -110,6 +123,7 @@ export function renderError(err: unknown, surface: Surface, requestId: string, l
             details: { coding: [{ system: 'urn:prauth:error-code', code: e.code }], text: e.message },
             diagnostics: e.message,
             ...(e.expression ? { expression: [e.expression] } : {}),
+            ...(e.status === 429 ? { extension: [rateLimitExtension(e.extra)] } : {}),
           },
         ],
       },

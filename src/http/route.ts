@@ -7,7 +7,7 @@ import type { CorpusHolder } from '../corpus/corpus-holder.js';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
 import type { DocumentStore } from '../store/port.js';
 import type { KeyPrincipal, KeyService } from '../services/keys.js';
-import type { IngestReport } from '../ingest/run-ingest.js';
+import type { IngestReport, IngestSource } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
 import type { Outbox } from '../services/outbox.js';
@@ -82,7 +82,7 @@ export interface AppDeps {
   demo: DemoSessions;
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
-  ingest: (path: string) => Promise<IngestReport>;
+  ingest: (source: IngestSource) => Promise<IngestReport>;
   /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
   outbox: Outbox;
   /** The token the local CLI presents to the admin interface (embedded store only). */

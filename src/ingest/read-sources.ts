@@ -29,6 +29,15 @@ async function listFiles(path: string): Promise<string[]> {
     .map((n) => join(path, n));
 }
 
+/**
+ * A parse error without the text it failed on: V8's messages quote the input ("Unexpected token 'r', \"root:x:0:0\"
+ * is not valid JSON"), and a report must never echo file content. The position is kept when the message has one.
+ */
+function malformed(err: unknown): string {
+  const m = /position (\d+)/.exec((err as Error).message ?? '');
+  return m ? `malformed JSON at position ${m[1]}` : 'malformed JSON';
+}
+
 export async function readSources(path: string): Promise<{ files: string[]; records: SourceRecord[] }> {
   const files = await listFiles(path);
   const records: SourceRecord[] = [];
@@ -41,7 +50,7 @@ export async function readSources(path: string): Promise<{ files: string[]; reco
         const items = Array.isArray(parsed) ? parsed : [parsed];
         items.forEach((value, i) => records.push({ file: name, line: i + 1, value }));
       } catch (err) {
-        records.push({ file: name, line: 1, parseError: `malformed JSON: ${(err as Error).message}` });
+        records.push({ file: name, line: 1, parseError: malformed(err) });
       }
       continue;
     }
@@ -52,7 +61,7 @@ export async function readSources(path: string): Promise<{ files: string[]; reco
       try {
         records.push({ file: name, line: i + 1, value: JSON.parse(line) });
       } catch (err) {
-        records.push({ file: name, line: i + 1, parseError: `malformed JSON: ${(err as Error).message}` });
+        records.push({ file: name, line: i + 1, parseError: malformed(err) });
       }
     });
   }

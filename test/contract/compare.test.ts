@@ -96,7 +96,7 @@ describe('GET /v1/compare', () => {
   });
 
   it('when a service is compared and the states split evenly, then both sides are named', async () => {
-    const res = await get('/v1/compare?states=tx,ca&program=ma&category=advanced_imaging');
+    const res = await get('/v1/compare?states=TX,CA&program=ma&category=advanced_imaging');
     expect(res.status).to.equal(200);
     expectOpenApi(t.app.routes, res);
     expect(res.body.states).to.deep.equal(['TX', 'CA']);
@@ -133,7 +133,7 @@ describe('GET /v1/compare', () => {
     ['a malformed list (spaces)', '?states=TX,%20CA&program=medicaid_mco&drug=hepatitis_c', /2 to 10 comma-separated/],
     ['a malformed list (three letters)', '?states=TX,CAL&program=medicaid_mco&drug=hepatitis_c', /2 to 10 comma-separated/],
     ['an unknown state', '?states=TX,ZZ,QQ&program=medicaid_mco&drug=hepatitis_c', /ZZ, QQ are not a state/],
-    ['a duplicate state', '?states=TX,CA,tx&program=medicaid_mco&drug=hepatitis_c', /TX is listed more than once/],
+    ['a duplicate state', '?states=TX,CA,TX&program=medicaid_mco&drug=hepatitis_c', /TX is listed more than once/],
     ['a repeated states parameter', '?states=TX,CA&states=NY,FL&program=medicaid_mco&drug=hepatitis_c', /more than once/],
     ['both drug and service', '?states=TX,CA&program=medicaid_mco&drug=hepatitis_c&service=dental', /exactly one/],
     ['neither drug nor service', '?states=TX,CA&program=medicaid_mco', /exactly one/],

@@ -75,7 +75,7 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
 
   describe('GET /v1/formulary/{state}/{program}', () => {
     it('when read with fhir-kit-client, then it is a valid USDF searchset Bundle (golden)', async () => {
-      const bundle = (await client.request('formulary/tx/partd')) as Any;
+      const bundle = (await client.request('formulary/TX/partd')) as Any;
       expectValidFhir(bundle);
       expectGolden('formulary-tx-part-d.json', bundle);
       expect(bundle.type).to.equal('searchset');

@@ -72,10 +72,13 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
     expect(res.body.next_steps[2].items).to.deep.equal(['No decision to wait for']);
   });
 
-  it('when clients send the aliases real clients use (drug_class, category, ma, dual, lower-case state), then they are accepted', async () => {
-    const a = await get('/v1/pauth-lookup?state=tx&program=medicaid_mco&drug_class=hepatitis_c');
+  it('when clients send the aliases real clients use (drug_class, category, ma, dual), then they are accepted; a lower-case state is not', async () => {
+    const a = await get('/v1/pauth-lookup?state=TX&program=medicaid_mco&drug_class=hepatitis_c');
     expect(a.status).to.equal(200);
     expect(a.body.state).to.equal('TX');
+    const lower = await get('/v1/pauth-lookup?state=tx&program=medicaid_mco&drug_class=hepatitis_c');
+    expect(lower.status).to.equal(400);
+    expect(lower.body.error).to.contain('^[A-Z]{2}$');
     const b = await get('/v1/pauth-lookup?state=TX&program=ma&category=advanced_imaging');
     expect(b.status).to.equal(200);
     expect(b.body.program).to.equal('medicare_advantage');

@@ -10,7 +10,7 @@ const dtrQuestionnaire: FhirPathDecl = {
   id: 'fhir-dtr-questionnaire',
   path: '/v1/dtr/questionnaire/:state/:program/:drug',
   pathParams: [
-    { name: 'state', description: 'USPS code of a state or DC (case-insensitive)' },
+    { name: 'state', description: 'USPS code of a state or DC, upper case (^[A-Z]{2}$)' },
     { name: 'program', description: 'Program (aliases accepted)' },
     { name: 'drug', description: 'A drug class code; a service category is also accepted (the canonical of service-rule questionnaires)' },
   ],

@@ -9,7 +9,7 @@ const formulary: FhirPathDecl = {
   id: 'fhir-formulary',
   path: '/v1/formulary/:state/:program',
   pathParams: [
-    { name: 'state', description: 'USPS code of a state or DC (case-insensitive)' },
+    { name: 'state', description: 'USPS code of a state or DC, upper case (^[A-Z]{2}$)' },
     { name: 'program', description: 'Program (aliases accepted)' },
   ],
   auth: 'key',

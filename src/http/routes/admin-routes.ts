@@ -3,6 +3,9 @@
 import { isEndpointGroup, type EndpointGroup } from '../../domain/endpoint-groups.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../../domain/vocabulary.js';
 import type { CreateKeyOptions } from '../../services/keys.js';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, join, sep } from 'node:path';
+import type { IngestSource } from '../../ingest/run-ingest.js';
 import { badRequest, notFound } from '../api-error.js';
 import { ErrorBody } from '../openapi-schemas.js';
 import type { RouteDef } from '../route.js';
@@ -17,8 +20,8 @@ function stringList(body: Record<string, unknown>, name: string): string[] {
 export function parseCreateKey(body: unknown): CreateKeyOptions {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Body must be a JSON object', 'invalid_body');
   const b = body as Record<string, unknown>;
-  const states = stringList(b, 'states').map((s) => s.toUpperCase());
-  const badState = states.find((s) => !isJurisdiction(s));
+  const states = stringList(b, 'states');
+  const badState = states.find((s) => !/^[A-Z]{2}$/.test(s) || !isJurisdiction(s));
   if (badState) throw badRequest(`Unknown state '${badState}'`, 'invalid_body');
   const programs = stringList(b, 'programs').map((p) => normalizeProgram(p) ?? p);
   const badProgram = programs.find((p) => !normalizeProgram(p));
@@ -38,6 +41,33 @@ export function parseCreateKey(body: unknown): CreateKeyOptions {
     compare: b.compare === true,
     admin: b.admin === true,
   };
+}
+
+/**
+ * `{records}` or `{path}`; a path must resolve (symbolic links included) inside the configured ingest directory, so
+ * the admin interface can never be used to read other files of the server.
+ */
+export async function parseIngestBody(body: unknown, ingestDir: string | undefined): Promise<IngestSource> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Body must be {"records": [...]} or {"path": "..."}', 'invalid_body');
+  const b = body as Record<string, unknown>;
+  if (b.records !== undefined) {
+    if (!Array.isArray(b.records)) throw badRequest("'records' must be an array of documents", 'invalid_body');
+    if (b.name !== undefined && (typeof b.name !== 'string' || !/^[\w .-]{1,100}$/.test(b.name))) throw badRequest("'name' must be a short file name", 'invalid_body');
+    return { records: b.records, ...(typeof b.name === 'string' ? { name: b.name } : {}) };
+  }
+  if (typeof b.path !== 'string' || !b.path) throw badRequest('Body must be {"records": [...]} or {"path": "..."}', 'invalid_body');
+  if (!ingestDir) throw badRequest('Ingest by path is disabled (PRAUTH_INGEST_DIR is not set): send the documents as {"records": [...]}', 'invalid_body');
+  const outside = badRequest('The path must name a file or directory inside the ingest directory (PRAUTH_INGEST_DIR)', 'invalid_body');
+  let root: string;
+  let target: string;
+  try {
+    root = await realpath(ingestDir);
+    target = await realpath(isAbsolute(b.path) ? b.path : join(root, b.path));
+  } catch {
+    throw outside; // the same answer whether or not something exists outside
+  }
+  if (target !== root && !target.startsWith(root + sep)) throw outside;
+  return target;
 }
 
 const adminResponses = {
@@ -108,21 +138,25 @@ export const adminRoutes: RouteDef[] = [
     surface: 'json',
     cache: 'no-store',
     async handle(ctx, deps) {
-      const path = (ctx.body as { path?: unknown } | undefined)?.path;
-      if (typeof path !== 'string' || !path) throw badRequest("Body must be {\"path\": \"<file or directory on the server's filesystem>\"}", 'invalid_body');
-      let report;
-      try {
-        report = await deps.ingest(path);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw badRequest(`No such file or directory: ${path}`, 'invalid_body');
-        throw err;
-      }
-      return { status: 200, body: report };
+      return { status: 200, body: await deps.ingest(await parseIngestBody(ctx.body, deps.config.ingestDir)) };
     },
     openapi: {
-      summary: 'Ingest canonical documents from a file or directory on the server',
+      summary: 'Ingest canonical documents sent in the body, or from a file or directory inside PRAUTH_INGEST_DIR',
+      description:
+        'Body `{"records": [ ...documents ]}` (what the CLI sends), or `{"path": "<name inside PRAUTH_INGEST_DIR>"}`. A path outside that directory (after resolving symbolic links) is refused, and with PRAUTH_INGEST_DIR unset only bodies are accepted. Rejected records are reported by index and reason, never by content.',
       tags: ['admin'],
-      requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } } } } },
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              oneOf: [
+                { type: 'object', required: ['records'], properties: { records: { type: 'array', items: { type: 'object' } }, name: { type: 'string' } } },
+                { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
+              ],
+            },
+          },
+        },
+      },
       responses: { '200': { description: 'Ingest report (added, changed, unchanged, rejected with file and line)' }, ...adminResponses },
     },
   },

@@ -28,7 +28,7 @@ export const STATES_PATTERN = /^[A-Z]{2}(,[A-Z]{2}){1,9}$/;
 
 export function parseStates(raw: string | undefined): string[] {
   if (raw === undefined) throw badRequest("Missing required parameter 'states' (2 to 10 comma-separated USPS codes, e.g. TX,CA)", 'missing_parameter');
-  const v = raw.toUpperCase();
+  const v = raw;
   if (!STATES_PATTERN.test(v)) {
     throw badRequest(`Invalid states '${raw.slice(0, 40)}': expected 2 to 10 comma-separated USPS codes matching ^[A-Z]{2}(,[A-Z]{2}){1,9}$`);
   }

@@ -1,4 +1,5 @@
 // Endpoints 7, 8, 9: public discovery (no key). Cache lifetimes per spec 4.3 rule 7.
+import { badRequest } from '../api-error.js';
 import { lookupOptions } from '../../services/lookup-options.js';
 import { buildManifest } from '../../services/manifest.js';
 import { listStates, stateDetail } from '../../services/states.js';
@@ -54,6 +55,10 @@ export const discoveryRoutes: RouteDef[] = [
     surface: 'json',
     cache: 'public, max-age=300, s-maxage=3600',
     handle(ctx, deps) {
+      // ?state= (present but empty) is a malformed detail request, not a request for the list.
+      if (ctx.query.has('state') && !ctx.query.getAll('state').some((v) => v.trim() !== '')) {
+        throw badRequest("Parameter 'state' is empty: give a USPS code such as TX, or omit it for the list", 'invalid_parameter');
+      }
       const raw = single(ctx.query, 'state');
       if (raw === undefined) return { status: 200, body: listStates(deps.corpus.current) };
       return { status: 200, body: stateDetail(deps.corpus.current, parseState(raw)) };

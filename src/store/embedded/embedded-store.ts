@@ -1,7 +1,7 @@
 // Embedded default: one @seald-io/nedb datastore (an append-only JSON-lines file, compacted on load) per
 // collection under PRAUTH_DATA_DIR. Mutations are fsync'd before they resolve, so an acknowledged write survives
 // a crash. Single-process by nature: see ./data-dir-lock.ts for how the CLI and the server share it.
-import { mkdirSync, openSync, fsyncSync, closeSync, existsSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -131,9 +131,22 @@ export interface EmbeddedStoreOptions {
   dataDir?: string;
 }
 
+/**
+ * The data directory holds key hashes, usage and the corpus: owner-only. The directory is 0700 and every file 0600,
+ * including files nedb rewrites later (compaction writes a new file and renames it), hence the process umask.
+ */
+export function protectDataDir(dataDir: string): void {
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  for (const f of readdirSync(dataDir)) {
+    if (/\.db~?$|\.lock$/.test(f)) chmodSync(join(dataDir, f), 0o600);
+  }
+}
+
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
   const { dataDir } = options;
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) protectDataDir(dataDir);
   const collections = new Map<string, EmbeddedCollection<Keyed>>();
   const loading = new Map<string, Promise<void>>();
   const datastores: Datastore<Record<string, unknown>>[] = [];
