@@ -25,6 +25,8 @@ export interface Config {
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
   readonly demoSessionMinutes: number;
   readonly usageFlushSeconds: number;
+  /** How often the outbox looks for due messages. */
+  readonly outboxPollSeconds: number;
   /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
   readonly formularyPublic: boolean;
 }
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
+    outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     formularyPublic: bool('FORMULARY_PUBLIC', true),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
