@@ -213,9 +213,18 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
       expect(served.has(`POST /v1/cds-services/${s.id}`), s.id).to.equal(true);
       expect(openapi.paths[`/v1/cds-services/${s.id}`]?.post).to.not.equal(undefined);
     }
-    const fhirPaths = Object.keys(openapi.paths).filter((p) => /^\/v1\/(metadata|formulary|dtr|Claim|Questionnaire|cds-services)/.test(p)).sort();
+    const resourceTypes = FHIR_DECLS.flatMap((d) => (d.kind === 'path' ? [] : [d.resourceType]));
+    const fhirPaths = Object.keys(openapi.paths).filter((p) => new RegExp(`^/v1/(metadata|formulary|dtr|cds-services|${resourceTypes.join('|')})`).test(p)).sort();
     const declared = [
-      ...FHIR_DECLS.map((d) => (d.kind === 'path' ? d.path.replace(/:([a-z]+)/g, '{$1}') : `/v1/${d.resourceType}/{op}`)),
+      ...new Set(
+        FHIR_DECLS.flatMap((d) =>
+          d.kind === 'path'
+            ? [d.path.replace(/:([a-z]+)/g, '{$1}')]
+            : d.kind === 'operation'
+              ? [`/v1/${d.resourceType}/{op}`]
+              : [...(d.search ? [`/v1/${d.resourceType}`, `/v1/${d.resourceType}/_search`] : []), ...(d.read ? [`/v1/${d.resourceType}/{id}`] : [])],
+        ),
+      ),
       '/v1/cds-services',
       ...CDS_SERVICES.map((s) => `/v1/cds-services/${s.id}`),
     ].sort();
