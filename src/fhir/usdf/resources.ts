@@ -91,7 +91,7 @@ function formularyPlan(def: FormularyDef, stateName: string): InsurancePlan {
     meta: { lastUpdated: latest(def.rules.map(ruleLastUpdated)), profile: [USDF_PROFILE.formulary] },
     identifier: [{ system: 'urn:prauth:formulary', value: def.payer ? `${def.payer.id}/${def.state}/${def.program}` : `${def.state}/${def.program}` }],
     status: 'active',
-    type: [{ coding: [{ system: CODE_SYSTEMS.actCode, code: 'DRUGPOL', display: 'drug policy' }] }],
+    type: [{ coding: [{ system: CODE_SYSTEMS.actCode, code: 'DRUGPOL' }] }],
     name: def.payer ? `${def.payer.name}, ${label}: drug prior-authorization formulary` : `${label}: drug prior-authorization formulary`,
     ...(start ? { period: { start } } : {}),
   };
@@ -169,7 +169,7 @@ function payerPlan(p: {
     coverage: [
       {
         extension: p.formularies.map((f) => ({ url: USDF_EXT.formularyReference, valueReference: { reference: `InsurancePlan/${f.id}` } })),
-        type: { coding: [{ system: CODE_SYSTEMS.actCode, code: 'DRUGPOL', display: 'drug policy' }] },
+        type: { coding: [{ system: CODE_SYSTEMS.actCode, code: 'DRUGPOL' }] },
         benefit: [{ type: { coding: [{ system: PLAN_TYPE_CS, code: 'drug', display: 'Drug' }] } }],
       },
     ],
