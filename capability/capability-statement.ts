@@ -19,9 +19,13 @@ export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'imp
   format: ['application/fhir+json', 'json'],
   implementationGuide: Object.values(IMPLEMENTATION_GUIDES).map((g) => `${g.canonical}|${g.version}`),
   restDocumentation:
-    'Paths are under {base}/v1. The formulary is served as one searchset Bundle per state and program at GET /formulary/{state}/{program}; ' +
-    'DTR questionnaires at GET /dtr/questionnaire/{state}/{program}/{code}. CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
+    'Paths are under {base}/v1. US Drug Formulary: read and search of InsurancePlan, Basic (FormularyItem), MedicationKnowledge and ' +
+    'Location at /{type}/{id}, /{type}?params and POST /{type}/_search (form body); searchset Bundles page with _count and next links; ' +
+    'unknown parameters are ignored (reported in an OperationOutcome entry, left out of the self link) or, with Prefer: handling=strict, a 400. ' +
+    'One formulary Bundle per state and program at GET /formulary/{state}/{program}; DTR questionnaires at GET /dtr/questionnaire/{state}/{program}/{code}. ' +
+    'CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
   securityDescription:
-    'Send an API key (a UUID v4 issued per subscription) in the x-api-key header. /metadata is public. A key is scoped to states, programs and ' +
-    'endpoint groups; out-of-scope requests answer 403 with an OperationOutcome. SMART on FHIR / OAuth is not supported.',
+    'Send an API key (a UUID v4 issued per subscription) in the x-api-key header. /metadata is public, and so are the US Drug Formulary read and ' +
+    'search endpoints unless the operator sets FORMULARY_PUBLIC=false. A key is scoped to states, programs and ' +
+    'endpoint groups; out-of-scope requests answer 403 with an OperationOutcome, and searches return only what the key covers. SMART on FHIR / OAuth is not supported.',
 };

@@ -114,7 +114,14 @@ function dateMatches(prefix: Prefix, q: Range, target: DateValue): boolean {
 }
 
 // ---- one parsed criterion: a parameter, its modifier and its OR-ed values ----
-type Criterion<R extends Resource> = { param: IndexedParam<R>; test: (r: R) => boolean };
+type Criterion<R extends Resource> = {
+  param: IndexedParam<R>;
+  test: (r: R) => boolean;
+  /** Index keys any match must carry (token codes lower-cased, reference ids): narrows the scan. */
+  keys?: string[];
+  /** Carrying one of the keys is the whole test (no system or type to check as well). */
+  keysDecide?: boolean;
+};
 
 function referenceKey(v: string, targetType: string | undefined): string {
   const parts = v.split('?')[0]!.split('/').filter(Boolean);
@@ -141,12 +148,23 @@ function criterion<R extends Resource>(param: IndexedParam<R>, modifier: string 
       });
       const hit = (t: TokenValue) =>
         wanted.some((w) => ('system' in w ? (w.system === '' ? !t.system : t.system === w.system) && (w.code === '' || t.code.toLowerCase() === w.code.toLowerCase()) : t.code.toLowerCase() === w.code.toLowerCase()));
-      return { param, test: modifier === 'not' ? (r) => !param.values(r).some(hit) : (r) => param.values(r).some(hit) };
+      return modifier === 'not'
+        ? { param, test: (r) => !param.values(r).some(hit) }
+        : {
+            param,
+            test: (r) => param.values(r).some(hit),
+            ...(wanted.every((w) => w.code !== '') ? { keys: wanted.map((w) => w.code.toLowerCase()), keysDecide: wanted.every((w) => !('system' in w)) } : {}),
+          };
     }
     case 'reference': {
       if (modifier && !/^[A-Z][A-Za-z]+$/.test(modifier)) return bad(`Modifier ':${modifier}' is not supported on '${param.name}' (a resource type is)`, at);
       const wanted = values.map((v) => referenceKey(v, modifier));
-      return { param, test: (r) => param.values(r).some((ref) => wanted.some((w) => (w.includes('/') ? ref === w : ref.endsWith(`/${w}`)))) };
+      return {
+        param,
+        test: (r) => param.values(r).some((ref) => wanted.some((w) => (w.includes('/') ? ref === w : ref.endsWith(`/${w}`)))),
+        keys: wanted.map((w) => w.split('/').at(-1)!),
+        keysDecide: wanted.every((w) => !w.includes('/')),
+      };
     }
     case 'date': {
       if (modifier) return bad(`Modifier ':${modifier}' is not supported on '${param.name}'`, at);
@@ -211,7 +229,9 @@ export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchD
     kept.push([key, value]);
   }
 
-  const matches = data.resources.filter((r) => data.visible(r) && criteria.every((c) => c.test(r)));
+  const { list, decided } = candidates(data.resources, criteria);
+  const rest = criteria.filter((c) => c !== decided);
+  const matches = list.filter((r) => data.visible(r) && rest.every((c) => c.test(r)));
   const page = matches.slice(offset, offset + count);
   const url = (r: Resource) => `${env.base}/v1/${r.resourceType}/${r.id}`;
   const entry: BundleEntry[] = page.map((r) => ({ fullUrl: url(r), resource: r, search: { mode: 'match' } }));
@@ -260,4 +280,41 @@ export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchD
       ],
     },
   };
+}
+
+// ---- value indexes: built once per resource list (the lists are per read model, so per corpus version) ----
+const indexes = new WeakMap<readonly Resource[], Map<string, Map<string, number[]>>>();
+
+/** Positions of the resources carrying each token code (lower-cased) or reference id of a parameter. */
+function valueIndex<R extends Resource>(resources: readonly R[], param: IndexedParam<R>): Map<string, number[]> {
+  let perList = indexes.get(resources);
+  if (!perList) indexes.set(resources, (perList = new Map()));
+  let index = perList.get(param.name);
+  if (!index) {
+    index = new Map();
+    resources.forEach((r, i) => {
+      const keys =
+        param.type === 'token' ? param.values(r).map((v) => v.code.toLowerCase()) : param.type === 'reference' ? param.values(r).map((v) => v.split('/').at(-1)!) : [];
+      for (const k of new Set(keys)) {
+        const list = index!.get(k);
+        if (list) list.push(i);
+        else index!.set(k, [i]);
+      }
+    });
+    perList.set(param.name, index);
+  }
+  return index;
+}
+
+/** The resources worth testing: those the narrowest indexed criterion can match (in list order), else all of them. */
+function candidates<R extends Resource>(resources: readonly R[], criteria: readonly Criterion<R>[]): { list: readonly R[]; decided?: Criterion<R> } {
+  let best: { hits: number[]; c: Criterion<R> } | undefined;
+  for (const c of criteria) {
+    if (!c.keys || (c.param.type !== 'token' && c.param.type !== 'reference')) continue;
+    const index = valueIndex(resources, c.param);
+    const hits = c.keys.length === 1 ? (index.get(c.keys[0]!) ?? []) : [...new Set(c.keys.flatMap((k) => index.get(k) ?? []))].sort((a, b) => a - b);
+    if (!best || hits.length < best.hits.length) best = { hits, c };
+  }
+  if (!best) return { list: resources };
+  return { list: best.hits.map((i) => resources[i]!), ...(best.c.keysDecide ? { decided: best.c } : {}) };
 }

@@ -2,7 +2,7 @@
 // RESTful read/search of the usdf-server capability (InsurancePlan, Basic, MedicationKnowledge, Location), public
 // while FORMULARY_PUBLIC is on. Search parameters are exactly those of the IG's usdf-server CapabilityStatement.
 import { USDF_CAPABILITY, USDF_EXT, USDF_PROFILE, USDF_SP } from '../../../fhir-profiles/canonicals.js';
-import { parseStateProgram, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../decl-types.js';
+import { parseStateProgram, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult, type Scope } from '../decl-types.js';
 import { toFormularyBundle } from '../formulary.js';
 import { isFailure } from '../outcome.js';
 import type { Basic, CodeableConcept, InsurancePlan, Location, MedicationKnowledge, Resource } from '../r4.js';
@@ -115,10 +115,17 @@ const locationSpec: SearchSpec<Location> = {
   ],
 };
 
-/** Whether the caller's subscription covers a resource (public routes: always). */
-const visible = (env: OpEnv) => (r: Resource): boolean => {
-  const scope = usdfIndex(env.model).scopeOf.get(`${r.resourceType}/${r.id}`);
-  return !scope || (!scope.states.length && !scope.programs.length) || env.inScope(scope);
+/** Whether the caller's subscription covers a resource (public routes: always); asked once per distinct scope. */
+const visible = (env: OpEnv) => {
+  const index = usdfIndex(env.model);
+  const answers = new Map<Scope, boolean>();
+  return (r: Resource): boolean => {
+    const scope = index.scopeByResource.get(r);
+    if (!scope || (!scope.states.length && !scope.programs.length)) return true;
+    let ok = answers.get(scope);
+    if (ok === undefined) answers.set(scope, (ok = env.inScope(scope)));
+    return ok;
+  };
 };
 
 function resourceDecl<R extends UsdfResource>(spec: SearchSpec<R>, profiles: string[], description: string): FhirResourceDecl {

@@ -18,6 +18,8 @@ export interface UsdfIndex {
   readonly byRef: ReadonlyMap<string, UsdfResource>;
   /** Scope of a resource (`Type/id`): a key must cover it. Drugs (reference data) have an empty scope. */
   readonly scopeOf: ReadonlyMap<string, Scope>;
+  /** The same scopes keyed by the resource object (no string building on the search path); shared per formulary. */
+  readonly scopeByResource: WeakMap<object, Scope>;
   /** The Formulary InsurancePlan id of a (state, program) pair, when the pair has verified drug rules. */
   readonly formularyOf: ReadonlyMap<string, string>;
 }
@@ -210,12 +212,14 @@ export function usdfIndex(model: ReadModel): UsdfIndex {
 
 function buildUsdfIndex(model: ReadModel): UsdfIndex {
   const scopeOf = new Map<string, Scope>();
+  const scopeByResource = new WeakMap<object, Scope>();
   const byRef = new Map<string, UsdfResource>();
   const add = <R extends UsdfResource>(list: R[], r: R, scope: Scope): void => {
     const ref = `${r.resourceType}/${r.id}`;
     if (byRef.has(ref)) throw new Error(`duplicate USDF id ${ref}`); // ids are unique by construction; a clash is a bug
     byRef.set(ref, r);
     scopeOf.set(ref, scope);
+    scopeByResource.set(r, scope);
     list.push(r);
   };
   const stateName = (s: string): string => model.jurisdictions.get(s)?.name ?? s;
@@ -359,6 +363,7 @@ function buildUsdfIndex(model: ReadModel): UsdfIndex {
     ]),
     byRef,
     scopeOf,
+    scopeByResource,
     formularyOf,
   };
 }
