@@ -19,7 +19,7 @@ export interface UsdfIndex {
   /** Scope of a resource (`Type/id`): a key must cover it. Drugs (reference data) have an empty scope. */
   readonly scopeOf: ReadonlyMap<string, Scope>;
   /** The same scopes keyed by the resource object (no string building on the search path); shared per formulary. */
-  readonly scopeByResource: WeakMap<object, Scope>;
+  readonly scopeByResource: ReadonlyMap<object, Scope>;
   /** The Formulary InsurancePlan id of a (state, program) pair, when the pair has verified drug rules. */
   readonly formularyOf: ReadonlyMap<string, string>;
 }
@@ -212,7 +212,7 @@ export function usdfIndex(model: ReadModel): UsdfIndex {
 
 function buildUsdfIndex(model: ReadModel): UsdfIndex {
   const scopeOf = new Map<string, Scope>();
-  const scopeByResource = new WeakMap<object, Scope>();
+  const scopeByResource = new Map<object, Scope>();
   const byRef = new Map<string, UsdfResource>();
   const add = <R extends UsdfResource>(list: R[], r: R, scope: Scope): void => {
     const ref = `${r.resourceType}/${r.id}`;
