@@ -201,16 +201,17 @@ export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchD
         offset = Number(value);
         continue; // written fresh into the links
       } else {
+        const added: string[] = [];
         for (const inc of splitOr(value)) {
           if (!spec.includes?.[inc]) {
             if (input.strict) return bad(`_include '${inc.slice(0, 60)}' is not supported on ${spec.resourceType} (supported: ${Object.keys(spec.includes ?? {}).join(', ') || 'none'})`, '_include');
             ignored.push(`_include=${inc}`);
             continue;
           }
-          includes.push(inc);
+          added.push(inc);
         }
-        if (!includes.length) continue;
-        kept.push([key, includes.join(',')]);
+        includes.push(...added);
+        if (added.length) kept.push([key, added.join(',')]);
         continue;
       }
       kept.push([key, value]);
