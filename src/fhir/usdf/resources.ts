@@ -329,7 +329,7 @@ function buildUsdfIndex(model: ReadModel): UsdfIndex {
         payerPlan({
           id: safeId('payerplan', payer.id, program),
           identifier: `${payer.id}/${program}`,
-          name: `${payer.name} (${PROGRAM_LABELS[program]})`,
+          name: `${payer.name}: ${PROGRAM_LABELS[program]}`,
           program,
           states,
           formularies,
