@@ -220,7 +220,7 @@ export const drugCrosswalkSchema = {
             required: ['code', 'tty', 'name'],
             properties: {
               code: { type: 'string', pattern: '^[0-9]{1,10}$' },
-              tty: { enum: ['SCD', 'SBD', 'GPCK', 'BPCK'] },
+              tty: { type: 'string', enum: ['SCD', 'SBD', 'GPCK', 'BPCK'] },
               name: text(300),
               source: text(40),
             },
