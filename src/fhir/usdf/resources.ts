@@ -4,7 +4,7 @@
 // search and the per-pair bundle. Pure: no store, no clock, no request data (fullUrls are added per response).
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc, DrugCrosswalkDoc, PayerDoc } from '../../domain/documents.js';
-import { DRUG_CLASS_LABELS, PROGRAM_LABELS, isDrugClass, type Program } from '../../domain/vocabulary.js';
+import { PROGRAM_LABELS, type Program } from '../../domain/vocabulary.js';
 import { CODE_SYSTEMS, USDF_CS, USDF_EXT, USDF_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import type { Scope } from '../decl-types.js';
 import { ruleLastUpdated, safeId } from '../ids.js';
@@ -367,6 +367,3 @@ function buildUsdfIndex(model: ReadModel): UsdfIndex {
     formularyOf,
   };
 }
-
-/** Label of a drug class, for messages. */
-export const classLabel = (code: string): string => (isDrugClass(code) ? DRUG_CLASS_LABELS[code] : code);
