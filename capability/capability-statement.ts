@@ -27,5 +27,5 @@ export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'imp
   securityDescription:
     'Send an API key (a UUID v4 issued per subscription) in the x-api-key header. /metadata is public, and so are the US Drug Formulary read and ' +
     'search endpoints unless the operator sets FORMULARY_PUBLIC=false. A key is scoped to states, programs and ' +
-    'endpoint groups; out-of-scope requests answer 403 with an OperationOutcome, and searches return only what the key covers. SMART on FHIR / OAuth is not supported.',
+    'endpoint groups; out-of-scope requests answer 403 with an OperationOutcome, and formulary searches and reads see only what the key covers. SMART on FHIR / OAuth is not supported.',
 };

@@ -143,9 +143,9 @@ function resourceDecl<R extends UsdfResource>(spec: SearchSpec<R>, profiles: str
     searchInclude: Object.keys(spec.includes ?? {}),
     read(id, env): OpResult {
       const r = usdfIndex(env.model).byRef.get(`${spec.resourceType}/${id}`);
-      if (!r) return { status: 404, code: 'not_found', message: `No ${spec.resourceType} with id '${id.slice(0, 64)}'`, expression: 'id' };
-      const scope = usdfIndex(env.model).scopeOf.get(`${spec.resourceType}/${id}`);
-      return { body: r, ...(scope && (scope.states.length || scope.programs.length) ? { scope } : {}) };
+      // Outside the key's subscription reads exactly like an unknown id (no 403/404 difference to probe with).
+      if (!r || !visible(env)(r)) return { status: 404, code: 'not_found', message: `No ${spec.resourceType} with id '${id.slice(0, 64)}'`, expression: 'id' };
+      return { body: r };
     },
     search(input, env) {
       const index = usdfIndex(env.model);
