@@ -142,7 +142,7 @@ function carveOutTarget(f: StateFacts): Submission {
 function mcoTarget(f: StateFacts, subj: Subject, program: MedicaidProgram | 'dual_eligible'): Submission {
   if (isDrugBenefit(subj) && f.pharmacyCarveOut) return carveOutTarget(f);
   const examples = f.mcoBrands.slice(0, 3).join(', ');
-  const plan = program === 'chip' ? `${f.chipName ?? 'CHIP'} health plan` : `${f.programName ?? 'Medicaid'} health plan (MCO)`;
+  const plan = program === 'chip' ? `CHIP health plan${f.chipName && f.chipName !== 'CHIP' ? ` (${f.chipName})` : ''}` : 'Medicaid health plan (MCO)';
   return { channel: 'portal', target: `The member's ${plan} named on the member's ID card${examples ? ` (for example ${examples})` : ''}: use that plan's provider portal`.slice(0, 300) };
 }
 

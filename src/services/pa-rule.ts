@@ -111,7 +111,9 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   }
 
   const turnaround = r.paRequired
-    ? [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
+    ? t.standardHours === 0 && t.expeditedHours === 0
+      ? ['No decision timeframe is published for this request; see the basis']
+      : [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
     : ['No decision to wait for'];
   if (r.paRequired && t.basis) turnaround.push(`Basis: ${t.basis}`);
 
