@@ -104,7 +104,7 @@ describe('sample corpus consistency (every generated rule)', () => {
     it('CHIP has the same-state Medicaid requirement (FFS and MCO alike)', () => {
       let n = 0;
       for (const r of programRules.filter((x) => x.program === 'chip')) {
-        for (const p of ['medicaid_ffs', 'medicaid_mco']) {
+        for (const p of ['medicaid_ffs', 'medicaid_mco'] as const) {
           const m = byKey.get(key(r, p));
           if (!m) continue;
           n++;
