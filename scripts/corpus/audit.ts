@@ -118,4 +118,4 @@ function main(): void {
   for (const l of lines) process.stdout.write(`| ${l.finding}${l.note ? ` (${l.note})` : ''} | ${l.issue ?? '-'} | ${l.now} |\n`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]).endsWith('audit.ts')) main();
+if (process.argv[1] && /audit\.(ts|js)$/.test(resolve(process.argv[1]))) main();

@@ -37,6 +37,18 @@ describe('rule verification status: rule_status, manifest counts, SERVE_VERIFIED
       expect(sample.body.result).to.include({ rule_status: 'sample', rule_id: 'tx.part-d.d.hepatitis-c', confidence: 0.6 });
     });
 
+    it('then an action plan on a sample rule does not call it verified', async () => {
+      const res = await request(t.app.handler).get('/v1/action-plan?state=TX&program=part_d&drug=hepatitis_c').set('x-api-key', key);
+      expect(res.status).to.equal(200);
+      expectOpenApi(t.app.routes, res);
+      expect(res.body.rule.rule_status).to.equal('sample');
+      expect(res.body.provenance).to.deep.include({ verified: false, basis: 'verified_rule', confidence: 0.6 });
+      expect(res.body.provenance.label).to.match(/^Sample: the TX Medicare Part D rule for .* is a sample rule/);
+      const verified = await request(t.app.handler).get('/v1/action-plan?state=TX&program=part_d&drug=oncology_oral').set('x-api-key', key);
+      expect(verified.body.provenance).to.deep.include({ verified: true });
+      expect(verified.body.provenance.label).to.match(/^Verified: /);
+    });
+
     it('then a draft rule is never served (scope gap)', async () => {
       const res = await request(t.app.handler).get('/v1/pauth-lookup?state=TX&program=medicaid_ffs&service=laboratory').set('x-api-key', key);
       expect(res.status).to.equal(404);
