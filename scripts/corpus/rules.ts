@@ -184,7 +184,7 @@ Object.assign(MEDICARE_BENEFIT, {
   rare_disease_orphan: 'Usual benefit: Part B for provider-administered agents (e.g. intrathecal or infused drugs); Part D for oral and self-administered agents.',
   oncology_oral: 'Usual benefit: Part D for oral anticancer drugs dispensed by a pharmacy; chemotherapy given in a clinic is Part B.',
   opioid_treatment: 'Usual benefit: Part D for buprenorphine and naloxone dispensed by a pharmacy; Part B for opioid treatment program services and provider-administered injections.',
-  glp1_weight_loss: 'Usual benefit: none under Part D for weight loss (weight-loss agents are excluded, SSA 1927(d)(2)(A)); the Medicare GLP-1 Bridge covers eligible weight-management use outside the Part D benefit.',
+  glp1_weight_loss: 'Usual benefit: none under Part D for weight loss (Part D excludes the uses Medicaid may exclude under SSA 1927(d)(2), which lists agents for weight loss); the Medicare GLP-1 Bridge covers eligible weight-management use outside the Part D benefit.',
 } satisfies Partial<Record<DrugClass, string>>);
 
 // ---- Medicare Advantage / dual eligible / Part D -----------------------------------------------------------------
