@@ -36,9 +36,10 @@ export function jurisdictions(): JurisdictionDoc[] {
       sources,
       appealNotes: APPEAL_NOTES,
       verification: {
-        status: 'verified',
+        // A state fact recorded from memory makes the record a sample until it is confirmed.
+        status: f.caveat && /from memory|not confirmed/i.test(f.caveat) ? 'sample' : 'verified',
         lastVerified: COMPILED_ON,
-        confidence: f.caveat ? 0.7 : 0.85,
+        confidence: f.caveat ? (/from memory|not confirmed/i.test(f.caveat) ? 0.45 : 0.7) : 0.85,
         by: 'sample-curation',
         method: 'public-agency-facts',
         caveat: f.caveat
@@ -64,7 +65,7 @@ export function payers(): PayerDoc[] {
       contacts: [],
       ...(p.url ? { url: p.url } : {}),
       verification: {
-        status: 'verified',
+        status: p.caveat ? 'sample' : 'verified',
         lastVerified: COMPILED_ON,
         confidence: p.caveat ? 0.6 : 0.75,
         by: 'sample-curation',

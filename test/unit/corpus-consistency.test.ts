@@ -71,6 +71,17 @@ describe('sample corpus consistency (every generated rule)', () => {
       }
     });
 
+    it('jurisdiction and payer records resting on a fact from memory are sample, not verified', () => {
+      const docs = [...jur, ...read<{ id: string; verification: CoverageRuleDoc['verification'] }>('payers.ndjson')];
+      for (const d of docs) {
+        if (UNCONFIRMED.test(d.verification.caveat ?? '')) {
+          expect(d.verification.status, d.id).to.equal('sample');
+          expect(d.verification.confidence, d.id).to.be.at.most(0.45);
+        }
+      }
+      expect(jur.filter((j) => j.verification.status === 'sample').map((j) => j.id)).to.include('TN');
+    });
+
     it('a rule citing an agency home page says the page is where to confirm, not the source of the criteria', () => {
       for (const r of rules.filter((x) => stateHosts.has(new URL(x.source.url).host))) {
         expect(r.source.title, r.id).to.match(/where to confirm/);
