@@ -379,7 +379,7 @@ const AB_MAC_TARGET = "The A/B Medicare Administrative Contractor (MAC) that pro
 export const WISER_ROUTES: Readonly<Record<string, { participant: string; mac: string; source: Source; confirmed: boolean; note?: string }>> = {
   AZ: { participant: 'Zyter|TruCare', mac: 'Noridian Healthcare Solutions (A/B MAC Jurisdiction F)', source: SRC.wiserNoridianJf, confirmed: true },
   WA: { participant: 'Virtix Health', mac: 'Noridian Healthcare Solutions (A/B MAC Jurisdiction F)', source: SRC.wiserNoridianJf, confirmed: true },
-  OH: { participant: 'Innovaccer', mac: 'CGS Administrators (A/B MAC Jurisdiction 15)', source: SRC.wiserCgs, confirmed: false, note: 'Participant named on the participant\'s own page; not confirmed on a CMS or MAC page.' },
+  OH: { participant: 'Innovaccer', mac: 'CGS Administrators (A/B MAC Jurisdiction 15)', source: SRC.wiserCgs, confirmed: true },
   NJ: { participant: 'Genzeon', mac: 'Novitas Solutions (A/B MAC Jurisdiction L)', source: SRC.wiserCms, confirmed: false, note: 'Participant and MAC named on the participant\'s own pages; not confirmed on a CMS or MAC page.' },
   TX: { participant: 'Cohere Health', mac: 'Novitas Solutions (A/B MAC Jurisdiction H)', source: SRC.wiserCms, confirmed: false, note: 'Participant and MAC named in press coverage of the CMS announcement; not confirmed on a CMS or MAC page.' },
   OK: { participant: 'Humata Health', mac: 'Novitas Solutions (A/B MAC Jurisdiction H)', source: SRC.wiserCms, confirmed: false, note: 'Participant named in secondary sources and the MAC recorded from memory; not confirmed on a CMS or MAC page.' },
@@ -405,7 +405,7 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
     const id = ruleId(f.code, program, subj);
     const opd = 'Hospital outpatient department services on the national OPD list (42 CFR 419.83) need PA from the MAC: blepharoplasty, botulinum toxin injections, panniculectomy, rhinoplasty and vein ablation (from 2020-07-01); cervical fusion with disc removal and implanted spinal neurostimulators (from 2021-07-01); facet joint interventions (from 2023-07-01). Other outpatient procedures need no PA under Original Medicare.';
     const wiserText = route
-      ? ` WISeR model (this state, 2026-01-01 to 2031-12-31): selected services such as skin and tissue substitutes, electrical nerve stimulator implants and knee arthroscopy for knee osteoarthritis (also epidural steroid injections, cervical fusion, and sacral, phrenic, vagus and hypoglossal nerve stimulation, per the participants' published lists) are subject to PA. Submit to ${route.participant} (this state's WISeR participant) or to ${route.mac}, or skip PA and face prepayment review. Inpatient-only and emergency services are excluded.`
+      ? ` WISeR model (this state, 2026-01-01 to 2031-12-31): the items and services in Appendix A of the CMS WISeR Model Provider and Supplier Operational Guide (for example skin and tissue substitutes, electrical nerve stimulator implants and knee arthroscopy for knee osteoarthritis) are subject to PA. Submit to ${route.participant} (this state's WISeR participant) or to ${route.mac}, or skip PA and face prepayment review. Inpatient-only and emergency services are excluded.`
       : '';
     out.push(rule({
       id, state: f.code, program, subj, paType: 'conditional', codes: OPD_EXAMPLE_CODES,

@@ -79,7 +79,7 @@ export const SRC = {
     publisher: 'Noridian Healthcare Solutions (A/B MAC Jurisdiction F)',
   },
   wiserCgs: {
-    url: 'https://www.cgsmedicare.com/parta/pa/wiser.html',
+    url: 'https://www.cgsmedicare.com/partb/pa/wiser.html',
     title: 'Wasteful and Inappropriate Service Reduction (WISeR) Model',
     publisher: 'CGS Administrators, LLC (A/B MAC Jurisdiction 15)',
   },
@@ -107,7 +107,7 @@ export const SOURCE_NOTES: readonly { fact: string; url: string; status: 'confir
   { fact: 'RSNAT prior authorization (first 3 round trips exempt; SSA 1834(l)(16)); the date it became nationwide is not stated', url: SRC.cmsPaInitiatives.url, status: 'partly confirmed' },
   { fact: 'WISeR: Original Medicare, 2026-01-01 to 2031-12-31, NJ, OH, OK, TX, AZ, WA', url: SRC.wiserCms.url, status: 'confirmed' },
   { fact: 'WISeR in Arizona (Zyter|TruCare) and Washington (Virtix Health), A/B MAC Noridian (JF)', url: SRC.wiserNoridianJf.url, status: 'confirmed' },
-  { fact: 'WISeR in Ohio: Innovaccer, with CGS (J15); from the participant\'s page, CGS publishes a WISeR page', url: SRC.wiserCgs.url, status: 'partly confirmed' },
+  { fact: 'WISeR in Ohio: Innovaccer is the participant assigned to Ohio; CGS (A/B MAC J15) suspends claims without PA and forwards them to it', url: SRC.wiserCgs.url, status: 'confirmed' },
   { fact: 'WISeR in New Jersey (Genzeon, Novitas JL), Texas (Cohere Health, Novitas JH) and Oklahoma (Humata Health): participant pages and press, not a CMS or MAC page', url: SRC.wiserCms.url, status: 'not confirmed' },
   { fact: 'Part D protected classes; PA and step therapy allowed for new starts in five classes; antiretrovirals excluded; effective 2020-01-01', url: SRC.cms4180F.url, status: 'confirmed' },
   { fact: 'Part D coverage determinations: 72 h standard, 24 h expedited (42 CFR 423.568 / 423.572)', url: SRC.ecfr423568.url, status: 'confirmed' },

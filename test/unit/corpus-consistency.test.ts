@@ -258,7 +258,7 @@ describe('sample corpus consistency (every generated rule)', () => {
       expect(new Set(targets).size).to.equal(WISER.length);
       const expected: Record<string, RegExp> = { AZ: /Zyter/, WA: /Virtix/, OH: /Innovaccer.*CGS/, NJ: /Genzeon.*Novitas/, TX: /Cohere.*Novitas/, OK: /Humata/ };
       WISER.forEach((st, i) => expect(targets[i], st).to.match(expected[st]!));
-      for (const st of ['AZ', 'WA']) expect(byKey.get(`${st}|medicare_traditional|service|outpatient_surgery`)!.verification.status, st).to.equal('verified');
+      for (const st of ['AZ', 'WA', 'OH']) expect(byKey.get(`${st}|medicare_traditional|service|outpatient_surgery`)!.verification.status, st).to.equal('verified');
       for (const st of ['NJ', 'TX', 'OK']) expect(byKey.get(`${st}|medicare_traditional|service|outpatient_surgery`)!.verification.confidence, st).to.be.at.most(0.45);
     });
   });
