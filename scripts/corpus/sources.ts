@@ -104,6 +104,7 @@ export const SOURCE_NOTES: readonly { fact: string; url: string; status: 'confir
   { fact: 'DMEPOS Required PA List (power mobility, support surfaces, lower limb prostheses, orthoses; 2024-08-12 changes; osteogenesis stimulators suspended 2024-08-28)', url: SRC.cmsPaInitiatives.url, status: 'confirmed' },
   { fact: 'CMS-6097-N (FR 2026-01-13), effective 2026-04-13: orthoses L0651, L1844, L1846, L1852, L1932 added to the Required PA List; requests accepted from 2026-03-30; 5 business days (not over 7 calendar days), expedited 2 business days, valid 60 days', url: SRC.dmeOrthosesNoridian.url, status: 'confirmed' },
   { fact: 'CMS-6097-N, effective 2026-04-13: pneumatic compression devices E0651, E0652 added to the Required PA List', url: SRC.dmePcdCgs.url, status: 'confirmed' },
+  { fact: 'DME MAC jurisdictions by state (A and D: Noridian; B and C: CGS), from the contractor table of LCD L33829 (Pneumatic Compression Devices), read from a copy of the LCD', url: 'https://www.cms.gov/medicare-coverage-database/view/lcd.aspx?lcdid=33829', status: 'partly confirmed' },
   { fact: 'RSNAT prior authorization (first 3 round trips exempt; SSA 1834(l)(16)); the date it became nationwide is not stated', url: SRC.cmsPaInitiatives.url, status: 'partly confirmed' },
   { fact: 'WISeR: Original Medicare, 2026-01-01 to 2031-12-31, NJ, OH, OK, TX, AZ, WA', url: SRC.wiserCms.url, status: 'confirmed' },
   { fact: 'WISeR in Arizona (Zyter|TruCare) and Washington (Virtix Health), A/B MAC Noridian (JF)', url: SRC.wiserNoridianJf.url, status: 'confirmed' },
