@@ -435,7 +435,7 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
       submission: { channel: 'portal', target: `The DME MAC for the beneficiary's state: ${dmeMac(f.code)}` },
       turnaround: TA.dmepos,
       source: cite(SRC.cmsPaInitiatives),
-      verification: federalFact(0.85, `2026 additions confirmed on the DME MAC pages (${SRC.dmeOrthosesNoridian.url}, ${SRC.dmePcdCgs.url}).`),
+      verification: federalFact(0.85, `2026 additions confirmed on the DME MAC pages (${SRC.dmeOrthosesNoridian.url}, ${SRC.dmePcdCgs.url}); the DME MAC for each state follows the CMS LCD L33829 contractor table.`),
     }));
   }
   // RSNAT.
