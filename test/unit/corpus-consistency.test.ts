@@ -140,6 +140,18 @@ describe('sample corpus consistency (every generated rule)', () => {
       }
     });
 
+    it('MA-PD and dual drug rules carry the Part D requirement of the same state', () => {
+      let n = 0;
+      for (const r of programRules.filter((x) => (x.program === 'medicare_advantage' || x.program === 'dual_eligible') && x.subject.kind === 'drug')) {
+        const d = byKey.get(key(r, 'part_d'))!;
+        expect(d, `${r.id} has a Part D rule`).to.not.equal(undefined);
+        expect(requirementOf(r), r.id).to.deep.equal(requirementOf(d));
+        expect(r.verification.status, r.id).to.equal(d.verification.status);
+        n++;
+      }
+      expect(n).to.equal(51 * 2 * 19); // neither MA nor duals have a compounded-medications rule
+    });
+
     it('in a pharmacy carve-out state the MCO drug rule is the FFS rule', () => {
       const carveOut = jur.filter((j) => j.carveOuts.some((c) => /pharmacy/i.test(c) && /carved|single pharmacy/i.test(c))).map((j) => j.id);
       expect(carveOut).to.include.members(['CA', 'NY', 'OH', 'TN', 'WI', 'WV', 'MO']);
