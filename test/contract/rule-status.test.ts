@@ -49,6 +49,14 @@ describe('rule verification status: rule_status, manifest counts, SERVE_VERIFIED
       expect(verified.body.provenance.label).to.match(/^Verified: /);
     });
 
+    it('then similar rules say the status of each rule they list', async () => {
+      const res = await request(t.app.handler).get('/v1/rules/similar?rule_id=tx.part-d.d.oncology-oral&scope=same_state').set('x-api-key', key);
+      expect(res.status).to.equal(200);
+      const byId = Object.fromEntries(res.body.results.map((r: { rule_id: string; rule_status: string }) => [r.rule_id, r.rule_status]));
+      expect(byId).to.include({ 'tx.part-d.d.hepatitis-c': 'sample' });
+      expect(Object.keys(byId)).not.to.include('tx.medicaid-ffs.s.laboratory'); // the draft is not served
+    });
+
     it('then a draft rule is never served (scope gap)', async () => {
       const res = await request(t.app.handler).get('/v1/pauth-lookup?state=TX&program=medicaid_ffs&service=laboratory').set('x-api-key', key);
       expect(res.status).to.equal(404);
