@@ -10,6 +10,8 @@ export interface Config {
   readonly dataDir: string;
   readonly fixturesDir: string;
   readonly loadSample: boolean;
+  /** SERVE_VERIFIED_ONLY: serve only rules whose verification status is verified (not sample rules). */
+  readonly serveVerifiedOnly: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly corpusPollSeconds: number;
   readonly bodyLimit: string;
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.PRAUTH_DATA_DIR || 'data'),
     fixturesDir: resolve(env.PRAUTH_FIXTURES_DIR || 'fixtures'),
     loadSample: bool('PRAUTH_LOAD_SAMPLE', true),
+    serveVerifiedOnly: bool('SERVE_VERIFIED_ONLY', false),
     logLevel,
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,

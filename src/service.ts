@@ -116,7 +116,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       const report = await runIngest({ store, now }, config.fixturesDir);
       log.info({ added: report.added, rejected: report.rejected.length, corpusVersion: report.corpusVersion }, 'loaded the bundled sample corpus');
     }
-    const corpus = await createCorpusHolder(store);
+    const corpus = await createCorpusHolder(store, { verifiedOnly: config.serveVerifiedOnly });
     corpus.startPolling(config.corpusPollSeconds * 1000, (err) => log.warn({ err }, 'corpus refresh failed'));
     const deps = buildServices({
       config,
