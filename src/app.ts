@@ -35,6 +35,8 @@ export function surfaceForPath(path: string): Surface {
 }
 
 const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
+/** OAuth token requests (RFC 6749 4.4.2) are form-encoded. */
+const FORM_TYPES = ['application/x-www-form-urlencoded'];
 
 export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(deps)): BuiltApp {
   const fast = new Map<string, RouteDef>();
@@ -54,15 +56,18 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
   app.set('etag', false);
   app.set('query parser', false);
   app.use(express.json({ type: JSON_TYPES, limit: deps.config.bodyLimit, strict: true }));
+  app.use(express.urlencoded({ type: FORM_TYPES, extended: false, limit: '64kb', parameterLimit: 50 }));
 
   for (const r of routes) {
     if (!r.path.includes(':') && r.method === 'GET') continue; // served by the fast path only
     const method = r.method.toLowerCase() as 'get' | 'post' | 'delete';
     app[method](r.path, async (req: Request, res: Response) => {
       const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
-      if (r.method === 'POST' && req.headers['content-length'] !== '0' && !req.is(JSON_TYPES)) {
+      const accepted = r.bodyType === 'form' ? FORM_TYPES : JSON_TYPES;
+      if (r.method === 'POST' && req.headers['content-length'] !== '0' && !req.is(accepted)) {
+        const wanted = r.bodyType === 'form' ? FORM_TYPES[0] : r.surface === 'fhir' ? 'application/fhir+json' : 'application/json';
         const result = renderError(
-          new ApiError(415, 'unsupported_media_type', `Send the body as ${r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`),
+          new ApiError(415, 'unsupported_media_type', `Send the body as ${wanted}`),
           r.surface,
           requestId,
           deps.log,

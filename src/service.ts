@@ -1,7 +1,8 @@
 // startService: config -> store -> corpus -> app -> listen. Used by main.ts, the end-to-end tests and the bench.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
@@ -12,6 +13,9 @@ import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js
 import type { AppDeps } from './http/route.js';
 import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
+import { createAuthThrottle } from './services/auth-throttle.js';
+import { createClientService } from './services/clients.js';
+import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
 import { createRateLimits } from './services/rate-limits.js';
@@ -70,11 +74,15 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const keys = createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds });
   const usage = createUsageMeter(store);
   const gate = createAccessGate({ limits, usage, now });
+  const clients = createClientService({ store, now, cacheSeconds: config.keyCacheSeconds, servedResourceTypes: servedResourceTypes() });
+  const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
   return {
     ...inputs,
     keys,
+    clients,
+    authThrottle,
     usage,
     gate,
     demo,
@@ -105,14 +113,18 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
     await extend?.(deps);
     const app = buildApp(deps);
-    const server = createServer(app.handler);
+    // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
+    // the usual deployment behind a TLS-terminating reverse proxy.
+    const server: Server = config.tlsCertFile && config.tlsKeyFile
+      ? (createTlsServer({ cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile), minVersion: 'TLSv1.2' }, app.handler) as unknown as Server)
+      : createServer(app.handler);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
+    const url = `${config.tlsCertFile ? 'https' : 'http'}://127.0.0.1:${port}`;
     if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken);
 
     let task: ScheduledTask | undefined;

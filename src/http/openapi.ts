@@ -13,6 +13,13 @@ const SECURITY: Record<RouteDef['auth'], Record<string, string[]>[] | undefined>
 
 const mediaType = (ct: string): string => ct.split(';')[0]!;
 
+/** FHIR routes also take a SMART access token, CDS Hooks services a JWT signed by a registered EHR. */
+function securityOf(r: RouteDef): Record<string, string[]>[] | undefined {
+  if (r.auth === 'key' && r.surface === 'fhir') return [{ ApiKey: [] }, { SmartBackendServices: [] }];
+  if (r.auth === 'key' && r.surface === 'cds') return [{ ApiKey: [] }, { CdsHooksJwt: [] }];
+  return SECURITY[r.auth];
+}
+
 export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
@@ -45,7 +52,7 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
       ...(r.deprecated ? { deprecated: true } : {}),
       ...(op.parameters ? { parameters: op.parameters } : {}),
       ...(op.requestBody ? { requestBody: op.requestBody } : {}),
-      ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : { security: [] }),
+      ...(securityOf(r) ? { security: securityOf(r) } : { security: [] }),
       responses,
     };
   }
@@ -65,6 +72,12 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
         ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A UUID v4 issued by `prauth keys create`' },
         DemoSession: { type: 'apiKey', in: 'header', name: 'x-demo-session', description: 'A demo session id (UUID), action plan only' },
         OperatorToken: { type: 'http', scheme: 'bearer', description: 'Local operator token from the data directory lock (CLI only)' },
+        SmartBackendServices: {
+          type: 'oauth2',
+          description: 'SMART Backend Services: client_credentials with a private_key_jwt client assertion (RS384 or ES384); see /v1/.well-known/smart-configuration',
+          flows: { clientCredentials: { tokenUrl: '/v1/auth/token', scopes: { 'system/*.rs': 'Read and search every FHIR resource served', 'system/Claim.c': 'PAS Claim/$submit' } } },
+        },
+        CdsHooksJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'CDS Hooks: a JWT signed (ES384 or RS384) by a registered EHR, aud = the service URL' },
       },
     },
   };

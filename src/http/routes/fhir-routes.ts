@@ -1,7 +1,9 @@
 // Endpoints 18-21 and the DTR $questionnaire-package: RouteDefs generated from the FHIR registry.
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
+import { smartNeedOf } from '../../fhir/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
+import { publicBaseOf } from '../base-url.js';
 import { ApiError, badRequest } from '../api-error.js';
 import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef } from '../route.js';
 
@@ -18,7 +20,7 @@ const OperationOutcomeSchema = {
 
 /** The public base address (config, else the request's Host), without /v1. */
 export function baseOf(ctx: RequestContext, deps: AppDeps): string {
-  return deps.config.publicBaseUrl ?? `http://${ctx.headers.host ?? 'localhost'}`;
+  return publicBaseOf(ctx.headers, deps.config);
 }
 
 export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
@@ -51,8 +53,8 @@ function errorResponses(d: FhirDecl): OpenApiOperation['responses'] {
   if (d.auth === 'none') return {};
   return {
     '400': oo('Invalid request: OperationOutcome whose issue.expression points at the bad element'),
-    '401': oo('Missing or invalid x-api-key'),
-    '403': oo('State, program or endpoint outside the key subscription'),
+    '401': oo('Missing or invalid credentials (x-api-key or bearer access token); WWW-Authenticate: Bearer'),
+    '403': oo('State, program or endpoint outside the subscription, or SMART scopes that do not cover the request'),
     ...(d.kind === 'path' || d.id === 'fhir-questionnaire-package' ? { '404': oo('No verified rule (scope gap)') } : {}),
     '415': oo('Body is not application/fhir+json'),
     '429': oo('Rate limit exceeded'),
@@ -66,6 +68,7 @@ function pathRoute(d: FhirPathDecl): RouteDef {
     path: d.path,
     auth: d.auth,
     ...(d.auth === 'key' ? { group: 'fhir' as const } : {}),
+    smart: () => smartNeedOf(d),
     surface: 'fhir',
     cache: d.auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
     handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: undefined }, opEnv(ctx, deps))),
@@ -90,6 +93,8 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
     group: 'fhir',
     surface: 'fhir',
     cache: 'no-store',
+    // An unknown operation needs the strictest scope (create) so that a token learns nothing it could not do.
+    smart: (params) => smartNeedOf(ops.find((o) => `$${o.name}` === params.op) ?? { ...ops[0]!, name: '' }),
     handle(ctx, deps) {
       const op = ops.find((o) => `$${o.name}` === ctx.params.op);
       if (!op) throw badRequest(`Operation '${(ctx.params.op ?? '').slice(0, 40)}' is not supported on ${resourceType}; supported: ${names.join(', ')}`, 'invalid_parameter', 'op');
