@@ -1,5 +1,5 @@
 // startService: config -> store -> corpus -> app -> listen. Used by main.ts, the end-to-end tests and the bench.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -125,7 +125,9 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     });
     const { port } = server.address() as AddressInfo;
     const url = `${config.tlsCertFile ? 'https' : 'http'}://127.0.0.1:${port}`;
-    if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken);
+    // Over HTTPS the CLI pins this server's certificate (often self-signed, and not issued for 127.0.0.1).
+    const fingerprint = config.tlsCertFile ? new X509Certificate(readFileSync(config.tlsCertFile)).fingerprint256 : undefined;
+    if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken, fingerprint);
 
     let task: ScheduledTask | undefined;
     if (config.ingestCron && config.ingestSource) {

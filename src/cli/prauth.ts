@@ -1,34 +1,14 @@
 // prauth: the operator CLI (commander). Works whether or not the server is running: see ./operator.ts.
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
-import { ENDPOINT_GROUPS, isEndpointGroup, type EndpointGroup } from '../domain/endpoint-groups.js';
-import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
+import { ENDPOINT_GROUPS, type EndpointGroup } from '../domain/endpoint-groups.js';
+import type { Program } from '../domain/vocabulary.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
+import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
-
-const list = (parse: (v: string) => string) => (value: string): string[] =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(parse);
-
-const parseState = (v: string): string => {
-  const s = v.toUpperCase();
-  if (!isJurisdiction(s)) throw new InvalidArgumentError(`'${v}' is not a USPS state code or DC`);
-  return s;
-};
-const parseProgram = (v: string): Program => {
-  const p = normalizeProgram(v);
-  if (!p) throw new InvalidArgumentError(`'${v}' is not a program`);
-  return p;
-};
-const parseGroup = (v: string): EndpointGroup => {
-  if (!isEndpointGroup(v)) throw new InvalidArgumentError(`'${v}' is not an endpoint group (${ENDPOINT_GROUPS.join(', ')})`);
-  return v;
-};
+import { list, parseGroup, parseProgram, parseState } from './parse-options.js';
 
 function printReport(r: IngestReport): void {
   const lines = [
@@ -151,6 +131,7 @@ export function buildCli(): Command {
       const rows = r.months.map((m) => `${m.month}  calls=${m.calls}  included=${m.included}  overage=${m.overage}`);
       process.stdout.write(rows.length ? `${rows.join('\n')}\n` : 'no calls recorded yet\n');
     });
+  registerClientCommands(program, withOperator);
   return program;
 }
 
