@@ -18,6 +18,7 @@ import { createClientService } from './services/clients.js';
 import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
+import { createOutbox } from './services/outbox.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -78,6 +79,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
+  const outbox = createOutbox({ store, now, log });
   return {
     ...inputs,
     keys,
@@ -87,6 +89,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    outbox,
   };
 }
 
@@ -111,6 +114,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    deps.outbox.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
     // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
@@ -154,6 +158,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        await deps.outbox.stop();
         await store.close();
         lock?.release();
       },

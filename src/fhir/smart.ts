@@ -12,17 +12,18 @@ const READ_ONLY_OPERATIONS = new Set(['questionnaire-package', 'inquire']);
 
 /** The resource types a declaration serves or takes. */
 function resourcesOf(d: FhirDecl): string[] {
-  const types = (d.capability ?? []).map((c) => c.type as string);
-  if (d.kind === 'operation') return [d.resourceType];
-  return [...new Set(types)];
+  if (d.kind === 'operation' || d.kind === 'resource') return [d.resourceType];
+  return [...new Set((d.capability ?? []).map((c) => c.type as string))];
 }
 
-/** The SMART scope a declaration needs: GETs need read or search on every type they return; operations `c`
- * unless they only read. Undefined for public declarations. */
-export function smartNeedOf(d: FhirDecl): SmartNeed | undefined {
+/** The SMART scope a declaration needs: GETs at their own path need read or search on every type they return, a
+ * FHIR read `r` and a search `s` on the type (`interaction`), operations `c` unless they only read. Undefined for
+ * public declarations. */
+export function smartNeedOf(d: FhirDecl, interaction?: 'r' | 's'): SmartNeed | undefined {
   if (d.auth === 'none') return undefined;
   const resources = resourcesOf(d);
   if (!resources.length) return undefined;
+  if (d.kind === 'resource') return { resources, interactions: interaction ? [interaction] : ['r', 's'] };
   if (d.kind === 'path') return { resources, interactions: ['r', 's'] };
   return { resources, interactions: READ_ONLY_OPERATIONS.has(d.name) ? ['r', 's'] : ['c'] };
 }

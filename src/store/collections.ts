@@ -18,6 +18,7 @@ export const COLLECTIONS = {
   clients: 'clients',
   accessTokens: 'access_tokens',
   jwtIds: 'jwt_ids',
+  outbox: 'outbox',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {

@@ -42,7 +42,16 @@ const OAuthError = {
 };
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-const isForm = (b: unknown): b is Record<string, unknown> => typeof b === 'object' && b !== null && !Array.isArray(b);
+/** The form body (handed over as text) as name -> value, a repeated name -> every value (refused by the service). */
+function formOf(body: unknown): Record<string, string | string[]> {
+  const form: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  if (typeof body !== 'string') return form;
+  for (const [k, v] of new URLSearchParams(body)) {
+    const seen = form[k];
+    form[k] = seen === undefined ? v : [...(Array.isArray(seen) ? seen : [seen]), v];
+  }
+  return form;
+}
 
 export const smartRoutes: RouteDef[] = [
   {
@@ -70,7 +79,7 @@ export const smartRoutes: RouteDef[] = [
     async handle(ctx, deps) {
       const blocked = deps.authThrottle.blocked(ctx.clientAddress, ctx.now);
       if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
-      const out = await deps.clients.issueToken(isForm(ctx.body) ? ctx.body : {}, `${publicBaseOf(ctx.headers, deps.config)}${TOKEN_PATH}`);
+      const out = await deps.clients.issueToken(formOf(ctx.body), `${publicBaseOf(ctx.headers, deps.config)}${TOKEN_PATH}`);
       if (out.ok) return { status: 200, body: out.body, headers: NO_STORE };
       if (out.authFailure) {
         const d = await deps.authThrottle.failed(ctx.clientAddress, ctx.now);
