@@ -2,7 +2,9 @@
 // HTTP on loopback, form-encoded token requests over real HTTP, bearer tokens on the FHIR surfaces, CDS Hooks calls
 // signed like the Inferno CRD kit signs them.
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
+import { createLogger } from '../../src/logger.js';
 import request from 'supertest';
 import { example, fhirCorpus } from '../support/fhir-corpus.js';
 import { expectValidFhir } from '../support/fhir-validate.js';
@@ -454,6 +456,38 @@ describe('registered clients: limits, usage and failed-authentication throttling
       expect((await request(srv.url).get('/v1/metadata')).status, 'public endpoints are not throttled').to.equal(200);
     } finally {
       await srv.close();
+    }
+  });
+});
+
+describe('registered clients: nothing secret reaches the log', () => {
+  it('when assertions, tokens and CDS JWTs are presented (good and bad), then none of them, nor a key, is logged', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const t = await makeTestApp(fhirCorpus(), { extend: (deps) => void (deps.log = createLogger('debug', stream)) });
+    const srv = await listen(t);
+    const jwks = await serveJwks();
+    try {
+      const { token, client, key } = await smartToken(t, { serverUrl: srv.url, jwks });
+      const assertion = await signAssertion({ clientId: client.id, tokenUrl: `${srv.url}/v1/auth/token`, key, kid: 'wrong' });
+      await postTokenRequest(srv.url, tokenForm(assertion, 'system/*.rs'));
+      await request(srv.url).get(FORMULARY).set('authorization', `Bearer ${token}`);
+      await request(srv.url).get(FORMULARY).set('authorization', 'Bearer not-a-real-token-but-a-secret');
+      const ehr = await registerCdsEhr(t, jwks);
+      const jwt = await ehr.sign(`${srv.url}${CDS}`);
+      await request(srv.url).post(CDS).set('authorization', `Bearer ${jwt}`).send(example('crd-2.2-order-sign-hook-request.json'));
+      const logged = lines.join('');
+      expect(lines.length).to.be.greaterThan(4);
+      for (const secret of [token, assertion, assertion.split('.')[2]!, 'not-a-real-token-but-a-secret', jwt, jwt.split('.')[2]!]) expect(logged).to.not.contain(secret);
+      expect(logged).to.contain('"path":"/v1/auth/token"');
+    } finally {
+      await srv.close();
+      await jwks.close();
     }
   });
 });
