@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and the response schemas it names, so the
 // description cannot drift from what is served.
 import { INTERFACE_VERSION } from '../services/manifest.js';
+import { RateLimitError } from './openapi-schemas.js';
 import { CONTENT_TYPES } from './pipeline.js';
 import type { RouteDef } from './route.js';
 
@@ -33,6 +34,11 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
         ...(resp.headers ? { headers: resp.headers } : {}),
         ...(resp.schema ? { content: { [ct]: { schema: resp.schema } } } : {}),
       };
+    }
+    // Any credentialed route can answer 429 once the caller's address has failed authentication too often.
+    if (r.auth !== 'none' && !responses['429']) {
+      const schema = r.surface === 'fhir' ? { type: 'object', required: ['resourceType', 'issue'], properties: { resourceType: { const: 'OperationOutcome' } } } : RateLimitError;
+      responses['429'] = { description: 'Too many failed authentications from this address (or the rate limit)', content: { [mediaType(CONTENT_TYPES[r.surface])]: { schema } } };
     }
     if (r.deprecated) {
       const ok = responses['200'] as Record<string, unknown> | undefined;

@@ -453,6 +453,13 @@ describe('registered clients: limits, usage and failed-authentication throttling
       const keyed = await request(srv.url).get('/v1/pauth-lookup?state=TX&program=part_d&drug=glp1_weight_loss').set('x-api-key', await t.key());
       expect(keyed.status).to.equal(429);
       expect(keyed.body).to.include({ code: 'rate_limited', limit: 3, window: '1h' });
+      const adminCall = await request(srv.url).get('/v1/admin/clients').set('x-api-key', await t.key({ admin: true }));
+      expect(adminCall.status).to.equal(429);
+      expectOpenApi(t.app.routes, adminCall); // every credentialed route declares this 429
+      const fhir = await request(srv.url).get(FORMULARY).set('x-api-key', await t.key());
+      expect(fhir.status).to.equal(429);
+      expectOpenApi(t.app.routes, fhir);
+      expect(fhir.body.issue[0].code).to.equal('throttled');
       expect((await request(srv.url).get('/v1/metadata')).status, 'public endpoints are not throttled').to.equal(200);
     } finally {
       await srv.close();
