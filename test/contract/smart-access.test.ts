@@ -10,6 +10,8 @@ import { example, fhirCorpus } from '../support/fhir-corpus.js';
 import { expectValidFhir } from '../support/fhir-validate.js';
 import { expectOpenApi } from '../support/openapi.js';
 import {
+  bearerHeaders,
+  cdsHeaders,
   listen,
   makeKeyPair,
   postTokenRequest,
@@ -495,6 +497,21 @@ describe('registered clients: nothing secret reaches the log', () => {
     } finally {
       await srv.close();
       await jwks.close();
+    }
+  });
+});
+
+describe('test helpers in process (supertest, nothing listening)', () => {
+  it('when bearerHeaders and cdsHeaders are used, then formulary, PAS and CRD calls are admitted with and without PUBLIC_BASE_URL', async () => {
+    for (const env of [{}, { PUBLIC_BASE_URL: 'https://prauth.example.org' }] as Record<string, string>[]) {
+      const t = await makeTestApp(fhirCorpus(), { env });
+      const headers = await bearerHeaders(t, { scope: 'system/*.rs system/Claim.c' });
+      expect((await request(t.app.handler).get(FORMULARY).set(headers)).status).to.equal(200);
+      const pas = await request(t.app.handler).post('/v1/Claim/$submit').set(headers).set('content-type', 'application/fhir+json').send(JSON.stringify(example('pas-2.2.1-claim-submit-request-bundle.json')));
+      expect(pas.status).to.equal(200);
+      const crd = await request(t.app.handler).post(CDS).set(await cdsHeaders(t, 'service-coverage-requirements')).send(example('crd-2.2-order-sign-hook-request.json'));
+      expect(crd.status, JSON.stringify(crd.body)).to.equal(200);
+      expect(crd.body.systemActions.length).to.be.greaterThan(0);
     }
   });
 });

@@ -10,10 +10,16 @@
 //
 //   const ehr = await registerCdsEhr(t, jwks);            // a cds-ehr client with its own key set
 //   const jwt = await ehr.sign(`${base}/v1/cds-services/service-coverage-requirements`);
+//
+// In process (supertest on t.app.handler, nothing listening; keys registered by value):
+//   const headers = await bearerHeaders(t, { scope: 'system/Claim.c', states: ['TX'] });
+//   await request(t.app.handler).post('/v1/Claim/$submit').set(headers).set('content-type', 'application/fhir+json').send(...);
+//   await request(t.app.handler).post('/v1/cds-services/service-coverage-requirements').set(await cdsHeaders(t, 'service-coverage-requirements')).send(...);
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import request from 'supertest';
 import type { Program } from '../../src/domain/vocabulary.js';
 import type { EndpointGroup } from '../../src/domain/endpoint-groups.js';
 import { CLIENT_ASSERTION_TYPE, type ClientRecord } from '../../src/services/clients.js';
@@ -217,4 +223,31 @@ export async function listen(t: TestApp): Promise<{ url: string; close(): Promis
         server.closeAllConnections();
       }),
   };
+}
+
+/** The Host in-process requests send when PUBLIC_BASE_URL is not set, so that the signed audience is predictable. */
+export const TEST_HOST = 'prauth.test';
+const inProcessBase = (t: TestApp): string => t.deps.config.publicBaseUrl ?? `http://${TEST_HOST}`;
+
+/**
+ * In process: registers a backend client (JWKS by value), posts the token request through supertest and returns
+ * the headers for the calls that follow ({authorization, host}).
+ */
+export async function bearerHeaders(t: TestApp, o: Subscription & { scope?: string; alg?: Alg } = {}): Promise<Record<string, string>> {
+  const key = await makeKeyPair(o.alg ?? 'ES384');
+  const client = await registerBackendClient(t, { keys: [key.publicJwk] }, o);
+  const assertion = await signAssertion({ clientId: client.id, tokenUrl: `${inProcessBase(t)}/v1/auth/token`, key, now: t.deps.now() });
+  const res = await request(t.app.handler).post('/v1/auth/token').set('host', TEST_HOST).type('form').send(tokenForm(assertion, o.scope ?? 'system/*.rs system/Claim.c'));
+  if (res.status !== 200) throw new Error(`token request refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return { authorization: `Bearer ${res.body.access_token as string}`, host: TEST_HOST };
+}
+
+/** In process: a new cds-ehr client (JWKS by value) and the headers of one signed call to the CDS service `serviceId`. */
+export async function cdsHeaders(t: TestApp, serviceId: string, o: Subscription & { alg?: Alg } = {}): Promise<Record<string, string>> {
+  const key = await makeKeyPair(o.alg ?? 'ES384');
+  const issuer = `http://ehr-${randomBytes(4).toString('hex')}.test`;
+  const out = await t.deps.clients.create({ kind: 'cds-ehr', issuer, jwks: { keys: [key.publicJwk] }, ...subscriptionOf(o) });
+  if (!out.ok) throw new Error(`client registration refused: ${out.problems.join('; ')}`);
+  const jwt = await signCdsJwt({ aud: `${inProcessBase(t)}/v1/cds-services/${serviceId}`, iss: issuer, key, now: t.deps.now() });
+  return { authorization: `Bearer ${jwt}`, host: TEST_HOST };
 }
