@@ -207,19 +207,24 @@ export function createClientService(deps: ClientServiceDeps): ClientService {
   const MAX_CACHE = 10_000;
   const tokenCache = new Map<string, { principal: ClientPrincipal | null; expiresAt: number; until: number }>();
   const clientCache = new Map<string, { record: ClientRecord | null; until: number }>();
+  const issuerCache = new Map<string, { record: ClientRecord | null; until: number }>();
   let lastPurge = 0;
 
-  const cached = async (id: string): Promise<ClientRecord | null> => {
+  /** A store read, cached for KEY_CACHE_SECONDS like keys (so a revocation elsewhere is seen within that time). */
+  const cachedLookup = async (cache: Map<string, { record: ClientRecord | null; until: number }>, k: string, load: () => Promise<ClientRecord | null>): Promise<ClientRecord | null> => {
     const t = Date.now();
-    const hit = clientCache.get(id);
+    const hit = cache.get(k);
     if (hit && hit.until > t) return hit.record;
-    const record = await clients.findOne({ id });
+    const record = await load();
     if (deps.cacheSeconds > 0) {
-      if (clientCache.size >= MAX_CACHE) clientCache.clear();
-      clientCache.set(id, { record, until: t + deps.cacheSeconds * 1000 });
+      if (cache.size >= MAX_CACHE) cache.clear();
+      cache.set(k, { record, until: t + deps.cacheSeconds * 1000 });
     }
     return record;
   };
+  const cached = (id: string): Promise<ClientRecord | null> => cachedLookup(clientCache, id, () => clients.findOne({ id }));
+  const activeEhr = (issuer: string): Promise<ClientRecord | null> =>
+    cachedLookup(issuerCache, issuer, () => clients.findOne({ kind: 'cds-ehr', issuer, revokedAt: null }));
 
   const keySetOf = (r: ClientRecord): JWTVerifyGetKey => {
     if (r.jwksUrl) {
@@ -337,6 +342,8 @@ export function createClientService(deps: ClientServiceDeps): ClientService {
         revokedAt: null,
       };
       await clients.insert(record);
+      if (record.issuer) issuerCache.delete(record.issuer); // a refusal cached before the registration
+      clientCache.delete(record.id);
       return { ok: true, record };
     },
 
@@ -356,6 +363,7 @@ export function createClientService(deps: ClientServiceDeps): ClientService {
       await tokens.delete({ clientId: id });
       tokenCache.clear();
       clientCache.clear();
+      issuerCache.clear();
       localSets.delete(id);
       return r;
     },
@@ -430,7 +438,7 @@ export function createClientService(deps: ClientServiceDeps): ClientService {
         return { ok: false, reason: 'The bearer token is not a JWT' };
       }
       if (typeof claimed.iss !== 'string' || !claimed.iss || claimed.iss.length > 500) return { ok: false, reason: 'The JWT has no iss' };
-      const r = await clients.findOne({ kind: 'cds-ehr', issuer: claimed.iss, revokedAt: null });
+      const r = await activeEhr(claimed.iss);
       if (!r) return { ok: false, reason: 'The JWT iss is not a registered CDS client' };
       const checked = await verifyJwt(jwt, r, { issuer: r.issuer!, audience, required: ['iss', 'aud', 'exp', 'iat', 'jti'] }, 'The JWT');
       if (!checked.ok) return checked;
