@@ -7,8 +7,8 @@ import type { CapabilityStatement } from './r4.js';
 
 type CapabilityStatementRestSecurity = NonNullable<NonNullable<CapabilityStatement['rest']>[number]['security']>;
 
-/** Operations that only read (the rest need `c` on their resource type, e.g. system/Claim.c for $submit). */
-const READ_ONLY_OPERATIONS = new Set(['questionnaire-package', 'inquire']);
+/** Operations that only read or compute (the rest need `c` on their resource type, e.g. system/Claim.c for $submit). */
+const READ_ONLY_OPERATIONS = new Set(['questionnaire-package', 'next-question', 'inquire']);
 
 /** The resource types a declaration serves or takes. */
 function resourcesOf(d: FhirDecl): string[] {
