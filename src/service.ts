@@ -1,7 +1,7 @@
 // startService: config -> store -> corpus -> app -> listen. Used by main.ts, the end-to-end tests and the bench.
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { MongoClient } from 'mongodb';
@@ -94,10 +94,35 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   };
 }
 
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`port ${port} is already in use; stop the process that holds it or set PORT to another port`);
+    this.name = 'PortInUseError';
+  }
+}
+
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
+  // The port first: a port in use is reported before any data directory is created or corpus loaded. Until the
+  // service is ready the server answers 503 with Retry-After.
+  let ready: BuiltApp['handler'] | undefined;
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (ready) return ready(req, res);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ error: 'The service is starting; retry in a second', code: 'service_unavailable' }));
+  };
+  // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
+  // the usual deployment behind a TLS-terminating reverse proxy.
+  const server: Server = config.tlsCertFile && config.tlsKeyFile
+    ? (createTlsServer({ cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile), minVersion: 'TLSv1.2' }, handler) as unknown as Server)
+    : createServer(handler);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUseError(config.port) : err));
+    server.listen(config.port, config.host, () => resolve());
+  });
   let lock: HeldLock | undefined;
-  if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
   try {
+    if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
     const store = await openStore(config);
     const now = () => new Date();
     if (config.loadSample && (await readCorpusVersion(store)) === 0 && existsSync(config.fixturesDir)) {
@@ -119,16 +144,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     await extend?.(deps);
     const app = buildApp(deps);
     loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
-    // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
-    // the usual deployment behind a TLS-terminating reverse proxy.
-    const server: Server = config.tlsCertFile && config.tlsKeyFile
-      ? (createTlsServer({ cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile), minVersion: 'TLSv1.2' }, app.handler) as unknown as Server)
-      : createServer(app.handler);
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
+    ready = app.handler;
     const { port } = server.address() as AddressInfo;
     const url = `${config.tlsCertFile ? 'https' : 'http'}://127.0.0.1:${port}`;
     // Over HTTPS the CLI pins this server's certificate (often self-signed, and not issued for 127.0.0.1).
@@ -167,6 +183,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     };
   } catch (err) {
     lock?.release();
+    server.close();
     throw err;
   }
 }

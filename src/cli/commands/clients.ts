@@ -10,7 +10,8 @@ import type { ClientRecord } from '../../services/clients.js';
 import { OperatorError, type Operator } from '../operator.js';
 import { list, parseGroup, parseProgram, parseState } from '../parse-options.js';
 
-type WithOperator = <T>(fn: (op: Operator) => Promise<T>) => Promise<T>;
+/** Opens the store or the running server's admin interface; `write` makes it say where a write went. */
+type WithOperator = <T>(fn: (op: Operator) => Promise<T>, write?: boolean) => Promise<T>;
 
 interface CreateOpts {
   name?: string;
@@ -84,6 +85,7 @@ export function registerClientCommands(program: Command, withOperator: WithOpera
           compare: !!opts.compare,
           admin: !!opts.admin,
         }),
+        true,
       );
       if (!out.ok) {
         for (const p of out.problems) process.stderr.write(`prauth: ${p}\n`);
@@ -111,12 +113,15 @@ export function registerClientCommands(program: Command, withOperator: WithOpera
     .description('Revoke a client: its tokens stop working and its JWTs are refused')
     .argument('<id>', 'client id (c_...)')
     .action(async (id: string) => {
-      const r = await withOperator((op) => op.revokeClient(id));
+      const before = Date.now();
+      const r = await withOperator((op) => op.revokeClient(id), true);
       if (!r) {
         process.stderr.write(`no client with id ${id}\n`);
         process.exitCode = 1;
         return;
       }
-      process.stdout.write(`revoked ${r.id}\n`);
+      // Idempotent like keys: a client revoked earlier keeps its first revocation time, and the CLI says so.
+      if (r.revokedAt && Date.parse(r.revokedAt) < before - 1000) process.stdout.write(`${r.id} was already revoked at ${r.revokedAt}; nothing changed\n`);
+      else process.stdout.write(`revoked ${r.id}\n`);
     });
 }
