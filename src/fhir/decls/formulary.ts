@@ -21,6 +21,12 @@ const formulary: FhirPathDecl = {
   summary: 'US Drug Formulary (2.0.1) Bundle of a state and program',
   description:
     'A searchset Bundle of the pair\'s Formulary InsurancePlan (usdf-Formulary), one Basic (usdf-FormularyItem: tier, prior-authorization, step-therapy and quantity-limit flags) per RxNorm-coded drug, and the MedicationKnowledge (usdf-FormularyDrug) each item points at: the result of Basic?formulary=InsurancePlan/{id}&_include=Basic:subject. 404 when the pair has no verified drug rule.',
+  // The types the bundle returns (the SMART scope a token needs here); read/search declarations below describe them.
+  capability: [
+    { type: 'InsurancePlan', supportedProfile: [USDF_PROFILE.formulary] },
+    { type: 'Basic', supportedProfile: [USDF_PROFILE.formularyItem] },
+    { type: 'MedicationKnowledge', supportedProfile: [USDF_PROFILE.formularyDrug] },
+  ],
   run(input, env) {
     const sp = parseStateProgram(input.params.state, input.params.program, '');
     if (isFailure(sp)) return sp;
