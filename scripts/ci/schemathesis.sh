@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # schemathesis (PyPI, pinned) against /openapi.json of a running server, with a key: every check, a bounded number
 # of examples per operation. Passes only with zero server errors and zero response-schema violations.
+# Every check runs except positive_data_acceptance ("schema-valid request rejected"): the parameters carry
+# constraints OpenAPI 3.1 cannot state (exactly one of drug, service or code; denial_basis needs denied=true; a FHIR
+# body must be valid R4, not only an object with resourceType), so a schema-valid request can rightly be a 400.
+# Measured with it on (seed 13, 10 examples): its 13 findings were all such 400s; no 5xx, no schema violation.
 #   scripts/ci/schemathesis.sh            install into .cache/ci (idempotent), start the service, fuzz, stop it
 # Needs a build (npm run build) and python3.
 set -euo pipefail
@@ -38,6 +42,7 @@ echo "fuzzing $URL/openapi.json with at most $MAX_EXAMPLES examples per operatio
 set +e
 "$VENV/bin/st" run "$URL/openapi.json" --url "$URL" \
   --checks all \
+  --exclude-checks positive_data_acceptance \
   --max-examples "$MAX_EXAMPLES" \
   --header "x-api-key: $KEY" \
   --seed 13 \

@@ -15,6 +15,9 @@ export const COLLECTIONS = {
   usage: 'usage',
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
+  clients: 'clients',
+  accessTokens: 'access_tokens',
+  jwtIds: 'jwt_ids',
   outbox: 'outbox',
   /** Write-ahead records of ingests in progress (src/ingest/journal.ts). */
   ingestJournal: 'ingest_journal',
@@ -29,6 +32,8 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
     store.collection(COLLECTIONS.keys).ensureIndex('hash', { unique: true }),
     store.collection(COLLECTIONS.usage).ensureIndex('keyId'),
     store.collection(COLLECTIONS.events).ensureIndex('ruleId', { sparse: true }),
+    store.collection(COLLECTIONS.clients).ensureIndex('issuer', { sparse: true }),
+    store.collection(COLLECTIONS.accessTokens).ensureIndex('clientId'),
   ]);
 }
 

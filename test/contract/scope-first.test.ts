@@ -89,7 +89,12 @@ const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe 
  * Keyed routes that name no state or program in their parameters, and why they need no declared scope. A new keyed
  * route must either declare `scope` (see src/http/route.ts) or be listed here with its reason.
  */
-const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {};
+const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
+  ask: 'state and program come from the question text (read with the vocabulary, not the rules); the handler authorizes them before any rule is read; choices and passages are filtered to the key (test/contract/explore.test.ts)',
+  topics: 'no state parameter: counts, jurisdictions and events are filtered to the key',
+  'topic-detail': 'no state parameter: by_jurisdiction and sample events are filtered to the key',
+  'rules-similar': 'an id outside the key answers exactly like an unknown id; results are filtered to the key (test/contract/explore.test.ts)',
+};
 const exempt = (r: RouteDef): string | undefined =>
   NO_JURISDICTIONAL_SCOPE[r.id] ??
   (r.group === 'admin' || r.auth === 'admin' ? 'operator endpoints (admin keys only)' : undefined) ??
