@@ -171,7 +171,7 @@ describe('POST /v1/ask', function () {
     expect(subj.body.clarification.choices.subject.map((s: { code: string }) => s.code)).to.not.include('dental');
   });
 
-  it('400 for a missing, empty or non-string question or a bad hint; 413 over 1000 characters; 401 without a key', async () => {
+  it('400 for a missing, empty or non-string question or a bad hint; 400 over 1000 characters (a field over its maxLength; 413 is for the body); 401 without a key', async () => {
     for (const body of [{}, { question: '' }, { question: '   ' }, { question: 42 }, { question: 'x', state: 'Texas' }, { question: 'x', state: 'tx' }, { question: 'x', program: 'gold' }, { question: 'x', state: 5 }]) {
       const res = await ask(body);
       expect(res.status, JSON.stringify(body)).to.equal(400);
@@ -180,8 +180,8 @@ describe('POST /v1/ask', function () {
     const arr = await request(t.app.handler).post('/v1/ask').set('x-api-key', key).set('content-type', 'application/json').send('[1]');
     expect(arr.status).to.equal(400);
     const long = await ask({ question: 'a'.repeat(1001) });
-    expect(long.status).to.equal(413);
-    expect(long.body.code).to.equal('payload_too_large');
+    expect(long.status).to.equal(400);
+    expect(long.body.code).to.equal('invalid_parameter');
     const anon = await request(t.app.handler).post('/v1/ask').send({ question: 'Epclusa in Texas Medicaid' });
     expect(anon.status).to.equal(401);
   });
