@@ -37,12 +37,13 @@ function describeKey(k: PublicKeyRecord): string {
 }
 
 /** Opens the store (directly, or through the server that holds it), says what the operator should know, runs. */
-async function withOperator<T>(fn: (op: Operator) => Promise<T>, write = false): Promise<T> {
+async function withOperator<T>(fn: (op: Operator) => Promise<T>, write: boolean | ((out: T) => boolean) = false): Promise<T> {
   const op = await openOperator(loadConfig());
   for (const w of op.warnings) process.stderr.write(`prauth: warning: ${w}\n`);
   try {
     const out = await fn(op);
-    if (write) process.stderr.write(`prauth: wrote to ${op.where}\n`);
+    if (typeof write === 'function' ? write(out) : write) process.stderr.write(`prauth: wrote to ${op.where}\n`);
+    else if (write === false || typeof write === 'function') process.stderr.write(`prauth: read ${op.where}\n`);
     return out;
   } finally {
     await op.close();
@@ -80,7 +81,7 @@ export function buildCli(): Command {
     .action(async (path: string, opts: { json?: boolean }) => {
       const full = resolve(path);
       if (!existsSync(full)) throw new OperatorError(`${full}: no such file or directory (give an NDJSON or JSON file, or a directory of them; format: docs/ingest.md)`);
-      const report = await withOperator((op) => op.ingest(full), true);
+      const report = await withOperator((op) => op.ingest(full), (r) => r.corpusChanged);
       if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report);
       if (report.rejected.length) process.exitCode = 2;
