@@ -25,6 +25,10 @@ export interface Config {
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
   readonly demoSessionMinutes: number;
   readonly usageFlushSeconds: number;
+  /** CRD: deadline for all reads from the EHR's FHIR server during one hook call (missing prefetch). */
+  readonly crdEhrTimeoutMs: number;
+  /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
+  readonly dtrLaunchUrl: string | undefined;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -72,6 +76,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
+  const dtrLaunchUrl = env.DTR_LAUNCH_URL || undefined;
+  if (dtrLaunchUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(dtrLaunchUrl)) problems.push('DTR_LAUNCH_URL must be an http(s) URL');
+
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
   const config: Config = {
@@ -94,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
+    crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
+    dtrLaunchUrl,
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
     problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');

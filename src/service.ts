@@ -13,6 +13,7 @@ import type { AppDeps } from './http/route.js';
 import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
+import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
@@ -72,6 +73,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const gate = createAccessGate({ limits, usage, now });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
+  const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
   return {
     ...inputs,
     keys,
@@ -79,6 +81,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    ehrFetch,
   };
 }
 

@@ -3,7 +3,7 @@
 // value with a reason, never an exception.
 import { ruleKey, payerRuleKey, type ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc, JurisdictionDoc, PayerDoc } from '../domain/documents.js';
-import { isJurisdiction, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
+import { isJurisdiction, normalizeProgram, type Program, type ServiceCategory, type SubjectKind } from '../domain/vocabulary.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../services/resolve-code.js';
 import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS, SOPT_SYSTEMS } from '../../fhir-profiles/canonicals.js';
 import type { Address, Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
@@ -356,6 +356,9 @@ export function resolveRule(model: ReadModel, ctx: { state: string; program: Pro
     if (coding.system && RXNORM_SYSTEMS.includes(coding.system)) {
       const cls = drugClassForRxnorm(model, coding.code);
       if (cls) (subject = { kind: 'drug', code: cls }), (via = `RxNorm ${coding.code} in the drug crosswalk`);
+    } else if (coding.system === CODE_SYSTEMS.actCode && ENCOUNTER_CLASS_SERVICES[coding.code]) {
+      subject = { kind: 'service', code: ENCOUNTER_CLASS_SERVICES[coding.code]! };
+      via = `Encounter class ${coding.code}`;
     } else if (coding.system && PROCEDURE_CODE_SYSTEMS.includes(coding.system)) {
       const m = serviceForProcedureCode(model, ctx.state, coding.code);
       if (m) (subject = { kind: 'service', code: m.serviceCategory }), (via = `${m.system} ${m.code} via ${m.matched_by === 'state_pa_list' ? `${ctx.state} code list` : m.matched_by === 'national_range' ? 'national range' : 'built-in national range'} ${m.mapping_id ?? m.description}`);
@@ -391,6 +394,34 @@ export function orderCodings(order: OrderResource, lookup?: Lookup): Coding[] {
     default:
       return [];
   }
+}
+
+/** Encounter classes (v3 ActCode) that name one of our service categories: inpatient stays and home health. */
+export const ENCOUNTER_CLASS_SERVICES: Readonly<Record<string, ServiceCategory>> = {
+  IMP: 'inpatient_hospital',
+  ACUTE: 'inpatient_hospital',
+  NONAC: 'inpatient_hospital',
+  HH: 'home_health',
+};
+
+/**
+ * The codings a CRD request resource carries: an order's (orderCodings); an Appointment's service types plus the
+ * codes of the orders it is based on; an Encounter's types plus its class.
+ */
+export function requestCodings(r: Resource, lookup?: Lookup): Coding[] {
+  if (isOrder(r)) return orderCodings(r, lookup);
+  const o = r as unknown as Record<string, unknown>;
+  if (r.resourceType === 'Appointment') {
+    const types = Array.isArray(o.serviceType) ? o.serviceType.flatMap(codingsOf) : [];
+    const based = (Array.isArray(o.basedOn) ? o.basedOn : []).map((b) => lookup?.(b as Reference, r)).filter(isOrder).flatMap((ord) => orderCodings(ord, lookup));
+    return [...types, ...based];
+  }
+  if (r.resourceType === 'Encounter') {
+    const types = Array.isArray(o.type) ? o.type.flatMap(codingsOf) : [];
+    const cls = o.class && typeof o.class === 'object' ? [o.class as Coding] : [];
+    return [...types, ...cls];
+  }
+  return [];
 }
 
 export const ORDER_TYPES = ['ServiceRequest', 'DeviceRequest', 'MedicationRequest'] as const;

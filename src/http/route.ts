@@ -10,6 +10,7 @@ import type { KeyPrincipal, KeyService } from '../services/keys.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
+import type { EhrFetcher } from '../services/ehr-fetch.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -80,6 +81,8 @@ export interface AppDeps {
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
+  /** Reads from an EHR's FHIR server for CDS Hooks calls whose prefetch is missing (CRD). */
+  ehrFetch: EhrFetcher;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
 }

@@ -1,6 +1,8 @@
 // Endpoints 18-21 and the DTR $questionnaire-package: RouteDefs generated from the FHIR registry.
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
+import { isJurisdiction, isProgram } from '../../domain/vocabulary.js';
+import type { ExplicitHints } from '../../fhir/resolve.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { ApiError, badRequest } from '../api-error.js';
 import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef } from '../route.js';
@@ -21,11 +23,21 @@ export function baseOf(ctx: RequestContext, deps: AppDeps): string {
   return deps.config.publicBaseUrl ?? `http://${ctx.headers.host ?? 'localhost'}`;
 }
 
+/** The subscription's only state and only program (a subscription naming one of each answers for it when a request cannot). */
+function subscriptionDefault(ctx: RequestContext): ExplicitHints {
+  const p = ctx.principal as { states?: ReadonlySet<string> | null; programs?: ReadonlySet<string> | null } | undefined;
+  const only = (s: ReadonlySet<string> | null | undefined) => (s && s.size === 1 ? [...s][0] : undefined);
+  const state = only(p?.states);
+  const program = only(p?.programs);
+  return { ...(state && isJurisdiction(state) ? { state } : {}), ...(program && isProgram(program) ? { program } : {}) };
+}
+
 export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   model: deps.corpus.current,
   base: baseOf(ctx, deps),
   now: ctx.now,
   softwareVersion: INTERFACE_VERSION,
+  cds: { ehr: deps.ehrFetch, ...(deps.config.dtrLaunchUrl ? { dtrLaunchUrl: deps.config.dtrLaunchUrl } : {}), subscriptionDefault: subscriptionDefault(ctx) },
 });
 
 export const toApiError = (f: Failure): ApiError => new ApiError(f.status, f.code, f.message, {}, {}, f.expression);
