@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchCrdOrderSign } from './crd-order-sign.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     const r = await autocannon({ url: compareUrl, connections: 10, duration: DURATION, headers });
     rows.push({ title: 'service /v1/compare (10 states, 10 connections)', rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors });
   }
+  rows.push(await benchCrdOrderSign(service.url, key, CONNECTIONS, DURATION));
   await service.stop();
   await bare.stop();
   rows.push(median(bareRuns));

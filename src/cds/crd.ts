@@ -154,8 +154,9 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     resolved.push(rule);
     const questionnaire = `${questionnaireUrl(opts.base, rule)}|${questionnaireVersion(rule)}`;
     const verdict = ruleVerdict(rule, res.coding, { coverage: { reference: coverageRef }, date: today }, questionnaire);
-    const updated = structuredClone(target) as Resource & { extension?: unknown[] };
-    updated.extension = [...(Array.isArray(updated.extension) ? updated.extension : []), toCoverageInformation(verdict)];
+    // resp-37: only the extension changes (a shallow copy: nothing nested is modified).
+    const own = (target as { extension?: unknown }).extension;
+    const updated = { ...target, extension: [...(Array.isArray(own) ? own : []), toCoverageInformation(verdict)] } as Resource;
     systemActions.push({ type: 'update', description: `Coverage information for ${target.resourceType}/${target.id ?? '(no id)'}`, resource: updated });
     const insurer = insurerLabel(model, cc, rule);
     cards.push(

@@ -321,11 +321,22 @@ function directIndex(model: ReadModel): Map<string, CoverageRuleDoc> {
  * CPT/HCPCS to a service category, through the one resolver the JSON API uses (services/resolve-code.ts): the
  * state's own PA code list first, then the national ranges of the corpus, then the built-in range table.
  */
-export function serviceForProcedureCode(model: ReadModel, state: string | undefined, code: string): (CodeResolution & { serviceCategory: CodeResolution['service_category'] }) | undefined {
+type ProcedureResolution = CodeResolution & { serviceCategory: CodeResolution['service_category'] };
+const procedureMemo = new WeakMap<ReadModel, Map<string, ProcedureResolution | null>>();
+
+export function serviceForProcedureCode(model: ReadModel, state: string | undefined, code: string): ProcedureResolution | undefined {
   const c = typeof code === 'string' ? code.trim().toUpperCase() : '';
   if (!CODE_PATTERN.test(c)) return undefined;
+  // Memoised per read model (a new corpus version is a new model): hooks resolve the same few codes all day.
+  let memo = procedureMemo.get(model);
+  if (!memo) procedureMemo.set(model, (memo = new Map()));
+  const key = `${state ?? ''}|${c}`;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit ?? undefined;
   const r = resolveCode(model, state ?? '', c);
-  return r ? { ...r, serviceCategory: r.service_category } : undefined;
+  const out = r ? { ...r, serviceCategory: r.service_category } : null;
+  if (memo.size < 50_000) memo.set(key, out);
+  return out ?? undefined;
 }
 
 export function drugClassForRxnorm(model: ReadModel, code: string): string | undefined {
