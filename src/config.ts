@@ -29,6 +29,10 @@ export interface Config {
   readonly crdEhrTimeoutMs: number;
   /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
   readonly dtrLaunchUrl: string | undefined;
+  /** How often the outbox looks for due messages. */
+  readonly outboxPollSeconds: number;
+  /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
+  readonly formularyPublic: boolean;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -103,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
     crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
     dtrLaunchUrl,
+    outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
+    formularyPublic: bool('FORMULARY_PUBLIC', true),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
     problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');

@@ -9,12 +9,14 @@ import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask 
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
+import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import type { AppDeps } from './http/route.js';
 import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
+import { createOutbox } from './services/outbox.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -74,6 +76,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
   const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
+  const outbox = createOutbox({ store, now, log });
   return {
     ...inputs,
     keys,
@@ -82,6 +85,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     demo,
     ingest,
     ehrFetch,
+    outbox,
   };
 }
 
@@ -106,8 +110,10 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    deps.outbox.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
+    loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
     const server = createServer(app.handler);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
@@ -143,6 +149,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        await deps.outbox.stop();
         await store.close();
         lock?.release();
       },

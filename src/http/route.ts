@@ -11,6 +11,7 @@ import type { IngestReport } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
 import type { EhrFetcher } from '../services/ehr-fetch.js';
+import type { Outbox } from '../services/outbox.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -83,6 +84,8 @@ export interface AppDeps {
   ingest: (path: string) => Promise<IngestReport>;
   /** Reads from an EHR's FHIR server for CDS Hooks calls whose prefetch is missing (CRD). */
   ehrFetch: EhrFetcher;
+  /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
+  outbox: Outbox;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
 }
@@ -107,6 +110,8 @@ export interface RouteDef {
   /** An add-on the subscription must include (spec 5.5: compare). */
   addOn?: 'compare';
   surface: Surface;
+  /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
+  bodyType?: 'json' | 'form';
   /** Cache-Control for successful responses. */
   cache?: string;
   deprecated?: boolean;

@@ -266,7 +266,7 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
   });
 
   it('when the EHR refuses the token, then no coverage information and a card naming the HTTP status (never the token)', async () => {
-    const req: Any = { ...orderSignMedicareE0250(), fhirServer: ehr.url, fhirAuthorization: { access_token: 'wrong', token_type: 'Bearer' }, prefetch: {} };
+    const req: Any = { ...orderSignMedicareE0250(), fhirServer: ehr.url, fhirAuthorization: { ...orderSignMedicareE0250().fhirAuthorization, access_token: 'wrong' }, prefetch: {} };
     req.context = { ...req.context, patientId: 'pat-ehr' };
     const res = await post('service-coverage-requirements', req);
     expect(res.body.systemActions).to.deep.equal([]);
