@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { CRD_EXT, CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
+import { CRD_EXT, CRD_PROFILE, CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
+import { expectValid } from '../support/ig-validate.js';
 import { coverageInformationProblems } from '../../src/cds/coverage-info.js';
 import { buildCapabilityStatement, buildCdsDiscovery, CDS_SERVICES, FHIR_DECLS } from '../../src/fhir/registry.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
@@ -23,7 +24,8 @@ const info = (action: Any): Record<string, unknown[]> => {
   return out;
 };
 
-describe('CDS Hooks CRD: /v1/cds-services', () => {
+describe('CDS Hooks CRD: /v1/cds-services', function () {
+  this.timeout(60_000); // the first validation loads the IG packages
   let t: TestApp;
   let key: string;
   const post = (id: string, body: unknown, k: string | null = key) => {
@@ -41,6 +43,7 @@ describe('CDS Hooks CRD: /v1/cds-services', () => {
     for (const a of body.systemActions ?? []) {
       expect(a.type).to.equal('update');
       expectValidFhir(a.resource);
+      expectValid(a.resource, CRD_PROFILE[a.resource.resourceType as keyof typeof CRD_PROFILE]);
       const ext = a.resource.extension.filter((e: Any) => e.url === CRD_EXT.coverageInformation);
       expect(ext).to.have.length(1);
       expect(coverageInformationProblems(ext[0])).to.deep.equal([]);
@@ -108,7 +111,7 @@ describe('CDS Hooks CRD: /v1/cds-services', () => {
   it('when the order is a MedicationRequest with step therapy, then an informational card adds the limits the extension cannot carry', async () => {
     const body = orderSign();
     body.context.draftOrders.entry = [
-      { resource: { resourceType: 'MedicationRequest', id: 'mr1', status: 'draft', intent: 'order', subject: { reference: 'Patient/123' }, medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484911' }] } } },
+      { resource: { resourceType: 'MedicationRequest', id: 'mr1', status: 'draft', intent: 'order', subject: { reference: 'Patient/123' }, authoredOn: '2026-11-20', requester: { reference: 'Practitioner/ABC' }, medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484911' }] } } },
       { resource: { resourceType: 'NutritionOrder', id: 'n1', status: 'draft', intent: 'order', patient: { reference: 'Patient/123' }, dateTime: '2024-01-01' } },
     ];
     const res = await post('service-coverage-requirements?state=TX&program=part_d', body);
