@@ -47,7 +47,7 @@ export const searchset = (resources: Any[]): Any => ({
 const auth = { access_token: 'ehr-token-for-tests', token_type: 'Bearer', expires_in: 300, scope: 'user/Patient.read user/Coverage.read', subject: 'prauth-crd' };
 
 function request(hook: string, hookInstance: string, context: Any, prefetch: Any): Any {
-  return { hookInstance, fhirServer: EHR, hook, fhirAuthorization: auth, context, prefetch };
+  return { hookInstance, fhirServer: EHR, hook, fhirAuthorization: { ...auth }, context, prefetch };
 }
 
 export const devReqE0250 = (patientId: string): Any => ({
