@@ -1,7 +1,8 @@
 // The CRD cards this service returns (CRD 2.0.1 response types): a verdict card per order resolved to a rule
-// (an Instructions card, or a Launch SMART card when DTR documentation applies), an Instructions card for coverage
-// limits, an informational card per order we cannot answer saying why, and one External Reference card with the
-// policy sources. Topic codes come from the CRD 2.0.1 card types (CodeSystem temp, _cardType).
+// (an External Reference card linking the rule's source, or a Launch SMART card when DTR documentation applies), an
+// Instructions card for coverage limits, an informational card per order we cannot answer saying why, and an
+// External Reference card with the sources the SMART cards do not link. Topic codes come from the CRD 2.0.1 card
+// types (CodeSystem temp, _cardType).
 import { CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import { PROGRAM_LABELS, subjectLabel, type Program } from '../domain/vocabulary.js';
@@ -61,8 +62,11 @@ export function verdictCard(v: VerdictInput): CdsCard {
     `**Source:** [${rule.source.title}](${rule.source.url}), last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}.`,
     `**How the member's plan was identified:** ${v.basis.join('; ')}.`,
   ];
+  // A Launch SMART card when DTR applies and a DTR app is configured; otherwise an External Reference card whose
+  // link is the rule's source (each card keeps one link type, as the CRD response types define them).
   const links: CdsLink[] = [];
-  if (v.questionnaire && v.dtrLaunchUrl) {
+  if (!(v.questionnaire && v.dtrLaunchUrl)) links.push({ label: rule.source.title.slice(0, 120), url: rule.source.url, type: 'absolute' });
+  else {
     links.push({
       label: 'Complete the documentation (DTR)',
       url: v.dtrLaunchUrl,
@@ -120,7 +124,7 @@ export function unresolvedCard(target: Resource | string, why: string, label: st
   };
 }
 
-/** One External Reference card with the policy sources behind the answers (absolute links only). */
+/** One External Reference card with the policy sources not already linked from a verdict card (absolute links only). */
 export function externalReferenceCard(rules: readonly CoverageRuleDoc[], label: string, seed: string): CdsCard | undefined {
   const bySource = new Map<string, CoverageRuleDoc>();
   for (const r of rules) if (!bySource.has(r.source.url)) bySource.set(r.source.url, r);

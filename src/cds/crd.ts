@@ -117,6 +117,8 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
   const cards: CdsCard[] = [];
   const limits: CdsCard[] = [];
   const resolved: CoverageRuleDoc[] = [];
+  /** Rules whose verdict card links the DTR app instead of the source: their sources go on the External Reference card. */
+  const unlinked: CoverageRuleDoc[] = [];
   const scope = { states: new Set<string>(), programs: new Set<string>() };
   if (cc.state && cc.program) {
     scope.states.add(cc.state);
@@ -172,13 +174,19 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
         seed,
       }),
     );
+    if (verdict.questionnaire && opts.dtrLaunchUrl) unlinked.push(rule);
     const lim = limitsCard(rule, target, insurer, seed);
     if (lim) limits.push(lim);
   }
   for (const ref of data.missingTargets) {
     cards.push(unresolvedCard(ref, `${ref} was not in the request's prefetch and could not be read from the EHR.${fetchNote}`, label, `${req.hookInstance}|${ref}`));
   }
-  const sources = externalReferenceCard(resolved, resolved[0] ? insurerLabel(model, cc, resolved[0]) : label, req.hookInstance);
+  const linked = new Set(resolved.filter((r) => !unlinked.includes(r)).map((r) => r.source.url));
+  const sources = externalReferenceCard(
+    unlinked.filter((r) => !linked.has(r.source.url)),
+    unlinked[0] ? insurerLabel(model, cc, unlinked[0]) : label,
+    req.hookInstance,
+  );
   const out: CdsCard[] = [...(cfg.coverageInfo ? cards : []), ...(cfg.limits ? limits : []), ...(cfg.coverageInfo && sources ? [sources] : [])];
   return {
     response: { cards: out.slice(0, cfg.maxCards), systemActions: cfg.coverageInfo ? systemActions : [] },

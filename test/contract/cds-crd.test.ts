@@ -103,9 +103,10 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     expect(res.body.cards.map((c: Any) => c.summary)).to.deep.equal([
       'No prior authorization required: Diagnostic imaging (Medicare Advantage (Part C), OK)',
       'Prior authorization required: Durable medical equipment (DMEPOS) (Medicare Advantage (Part C), OK)',
-      'Policy sources for these orders (2)',
     ]);
     expect(res.body.cards[1].source).to.deep.include({ label: 'Acme Health Plan', url: 'https://medicaid.ok.example.gov/pa/durable_medical_equipment' });
+    // No DTR app configured here: each verdict card is an External Reference card linking its rule's source.
+    expect(res.body.cards[1].links).to.deep.equal([{ label: 'durable_medical_equipment policy', url: 'https://medicaid.ok.example.gov/pa/durable_medical_equipment', type: 'absolute' }]);
   });
 
   it('when the order is a MedicationRequest with step therapy, then an informational card adds the limits the extension cannot carry', async () => {

@@ -182,9 +182,11 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
       const info = infoOf(res.body.systemActions[0]);
       expect(info['coverage-assertion-id']![0]).to.be.a('string');
       expect(verdict.detail).to.contain(`**Source:** [`);
-      const sources = res.body.cards.find((c: Any) => c.links?.length && c.links.every((l: Any) => l.type === 'absolute'));
-      expect(sources, 'an External Reference card').to.not.equal(undefined);
-      expect(sources.links.map((l: Any) => l.url)).to.include(verdict.source.url);
+      // The source is one click away: on the verdict card (External Reference) or, when that card launches DTR,
+      // on the policy-sources External Reference card.
+      const external = res.body.cards.filter((c: Any) => c.links?.length && c.links.every((l: Any) => l.type === 'absolute'));
+      expect(external.flatMap((c: Any) => c.links.map((l: Any) => l.url)), 'an External Reference card links the source').to.include(verdict.source.url);
+      for (const c of res.body.cards) expect(new Set((c.links ?? []).map((l: Any) => l.type)).size, 'one link type per card').to.be.at.most(1);
     });
   }
 
@@ -205,6 +207,8 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     expect(link).to.deep.include({ type: 'smart', url: DTR_LAUNCH });
     expect(JSON.parse(link.appContext)).to.deep.equal({ order: 'DeviceRequest/devreq-e0250', coverage: `${EHR}/Coverage/cov-ny-medicare`, questionnaire: [q], coverageAssertionId: 'ny.medicare-traditional.s.durable-medical-equipment' });
     expect(verdict.detail).to.contain("program from Coverage.class 'Medicare Part B'").and.contain("state from the patient's current address");
+    const sources = res.body.cards.find((c: Any) => c.summary.startsWith('Policy source'));
+    expect(sources.links.map((l: Any) => [l.url, l.type])).to.deep.equal([[verdict.source.url, 'absolute']]);
   });
 
   it('when order-sign carries three draft orders, then three system actions, each with its own verdict', async () => {
