@@ -8,7 +8,7 @@ import type { CoverageRuleDoc } from '../domain/documents.js';
 import { PROGRAM_LABELS } from '../domain/vocabulary.js';
 import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../fhir-profiles/canonicals.js';
 import { isoDate, questionnaireUrl, questionnaireVersion } from '../fhir/ids.js';
-import type { Coverage, Organization, Patient, Resource } from '../fhir/r4.js';
+import type { Coverage, Organization, Patient, Reference, Resource } from '../fhir/r4.js';
 import { coverageOf, requestCodings, resolveCoverageContext, resolveRule, type CoverageContext, type ExplicitHints } from '../fhir/resolve.js';
 import { externalReferenceCard, limitsCard, unresolvedCard, verdictCard } from './cards.js';
 import { reason, toCoverageInformation, type CoverageDetail, type CoverageVerdict } from './coverage-info.js';
@@ -101,16 +101,42 @@ function payerName(coverage: Coverage | undefined, data: HookData, cc: CoverageC
   return 'Coverage requirements';
 }
 
+interface CoverageUse {
+  coverage?: Coverage;
+  /** The Coverage's fullUrl, else Coverage/{id}. */
+  ref?: string;
+  cc: CoverageContext;
+  label: string;
+}
+
 export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, data: HookData, opts: CrdOptions): CrdResult {
   const cfg = configurationOf(req);
   const coverages = coverageOf(data.coverage);
-  const coverage: Coverage | undefined = coverages.find((c) => c.status === 'active') ?? coverages[0];
   const entries = isResource(data.coverage) && data.coverage.resourceType === 'Bundle' ? (data.coverage as { entry?: unknown }).entry : undefined;
-  const coverageFullUrl = (Array.isArray(entries) ? (entries as { fullUrl?: unknown; resource?: unknown }[]) : []).find((e) => e?.resource === coverage)?.fullUrl;
-  const coverageRef = typeof coverageFullUrl === 'string' && coverageFullUrl ? coverageFullUrl : coverage && typeof coverage.id === 'string' ? `Coverage/${coverage.id}` : undefined;
+  const fullUrls = new Map<unknown, string>();
+  for (const e of Array.isArray(entries) ? (entries as { fullUrl?: unknown; resource?: unknown }[]) : []) if (e && typeof e.fullUrl === 'string' && e.fullUrl) fullUrls.set(e.resource, e.fullUrl);
   const today = isoDate(opts.now);
-  const cc = resolveCoverageContext(model, { coverage, patient: data.patient as Patient | undefined, hints: opts.hints, lookup: data.lookup, today, fallback: opts.fallback });
-  const label = payerName(coverage, data, cc);
+  const uses = new Map<Coverage | undefined, CoverageUse>();
+  const use = (coverage: Coverage | undefined): CoverageUse => {
+    let u = uses.get(coverage);
+    if (!u) {
+      const cc = resolveCoverageContext(model, { coverage, patient: data.patient as Patient | undefined, hints: opts.hints, lookup: data.lookup, today, fallback: opts.fallback });
+      const ref = coverage ? (fullUrls.get(coverage) ?? (typeof coverage.id === 'string' && coverage.id ? `Coverage/${coverage.id}` : undefined)) : undefined;
+      u = { coverage, ...(ref ? { ref } : {}), cc, label: payerName(coverage, data, cc) };
+      uses.set(coverage, u);
+    }
+    return u;
+  };
+  const defaultCoverage: Coverage | undefined = coverages.find((c) => c.status === 'active') ?? coverages[0];
+  /** The Coverage an order names in `insurance` when the request holds it, else the patient's first active one. */
+  const coverageOfTarget = (target: Resource): Coverage | undefined => {
+    const insurance = (target as { insurance?: unknown }).insurance;
+    for (const ref of Array.isArray(insurance) ? insurance : []) {
+      const c = data.lookup(ref as Reference, target);
+      if (c?.resourceType === 'Coverage' && coverages.includes(c as Coverage)) return c as Coverage;
+    }
+    return defaultCoverage;
+  };
   const fetchNote = data.notes.length ? ` ${data.notes.join('; ')}.` : '';
 
   const systemActions: CdsSystemAction[] = [];
@@ -120,20 +146,18 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
   /** Rules whose verdict card links the DTR app instead of the source: their sources go on the External Reference card. */
   const unlinked: CoverageRuleDoc[] = [];
   const scope = { states: new Set<string>(), programs: new Set<string>() };
-  if (cc.state && cc.program) {
-    scope.states.add(cc.state);
-    scope.programs.add(cc.program);
-  }
   const evaluable = new Set<string>(EVALUATED_TYPES);
 
   for (const target of data.targets) {
     const seed = `${req.hookInstance}|${target.resourceType}/${target.id}`;
-    const unresolved = (why: string) => cards.push(unresolvedCard(target, why, label, seed));
+    const u = use(coverageOfTarget(target));
+    const { cc, coverage } = u;
+    const unresolved = (why: string) => cards.push(unresolvedCard(target, why, u.label, seed));
     if (!evaluable.has(target.resourceType)) {
       unresolved(`This service evaluates ServiceRequest, DeviceRequest, MedicationRequest, Appointment and Encounter resources; a ${target.resourceType} is not evaluated.`);
       continue;
     }
-    if (!coverage || !coverageRef) {
+    if (!coverage || !u.ref) {
       const why = data.coverageNull ? 'the EHR reported no Coverage for the patient (prefetch null)' : 'no Coverage was supplied in prefetch or could be read from the EHR';
       unresolved(`Coverage requirements need the patient's Coverage: ${why}.${fetchNote}`);
       continue;
@@ -142,6 +166,8 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
       unresolved(`Cannot tell the member's state and program: ${cc.basis.filter((b) => b.includes('unknown')).join('; ')}.${fetchNote}`);
       continue;
     }
+    scope.states.add(cc.state);
+    scope.programs.add(cc.program);
     const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, requestCodings(target, data.lookup));
     if (res.kind === 'no-rule') {
       unresolved(`No verified rule yet for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via}).`);
@@ -155,7 +181,7 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     const rule = res.rule;
     resolved.push(rule);
     const questionnaire = `${questionnaireUrl(opts.base, rule)}|${questionnaireVersion(rule)}`;
-    const verdict = ruleVerdict(rule, res.coding, { coverage: { reference: coverageRef }, date: today }, questionnaire);
+    const verdict = ruleVerdict(rule, res.coding, { coverage: { reference: u.ref }, date: today }, questionnaire);
     // resp-37: only the extension changes (a shallow copy: nothing nested is modified).
     const own = (target as { extension?: unknown }).extension;
     const updated = { ...target, extension: [...(Array.isArray(own) ? own : []), toCoverageInformation(verdict)] } as Resource;
@@ -169,7 +195,7 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
         label: insurer,
         basis: cc.basis,
         ...(verdict.questionnaire ? { questionnaire } : {}),
-        coverageRef,
+        coverageRef: u.ref,
         ...(opts.dtrLaunchUrl ? { dtrLaunchUrl: opts.dtrLaunchUrl } : {}),
         seed,
       }),
@@ -179,12 +205,12 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     if (lim) limits.push(lim);
   }
   for (const ref of data.missingTargets) {
-    cards.push(unresolvedCard(ref, `${ref} was not in the request's prefetch and could not be read from the EHR.${fetchNote}`, label, `${req.hookInstance}|${ref}`));
+    cards.push(unresolvedCard(ref, `${ref} was not in the request's prefetch and could not be read from the EHR.${fetchNote}`, use(defaultCoverage).label, `${req.hookInstance}|${ref}`));
   }
   const linked = new Set(resolved.filter((r) => !unlinked.includes(r)).map((r) => r.source.url));
   const sources = externalReferenceCard(
     unlinked.filter((r) => !linked.has(r.source.url)),
-    unlinked[0] ? insurerLabel(model, cc, unlinked[0]) : label,
+    unlinked[0] ? insurerLabel(model, use(defaultCoverage).cc, unlinked[0]) : use(defaultCoverage).label,
     req.hookInstance,
   );
   const out: CdsCard[] = [...(cfg.coverageInfo ? cards : []), ...(cfg.limits ? limits : []), ...(cfg.coverageInfo && sources ? [sources] : [])];

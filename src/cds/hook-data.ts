@@ -146,6 +146,12 @@ export async function gatherHookData(hook: CrdHook, req: CdsHookRequest, reader:
   const rawCoverage = prefetch.coverage;
   const coverageNull = rawCoverage === null;
   let coverage: Resource | undefined = isResource(rawCoverage) && rawCoverage.resourceType !== 'OperationOutcome' ? rawCoverage : undefined;
+  // A client that prefetches the Coverage under another key (its own template) still gets it used.
+  if (!coverage && rawCoverage === undefined) {
+    coverage = Object.values(prefetch).find(
+      (v): v is Resource => isResource(v) && (v.resourceType === 'Coverage' || entriesOf(v).some((e) => e.resource!.resourceType === 'Coverage')),
+    );
+  }
   let patient: Resource | undefined = isResource(prefetch.patient) && prefetch.patient.resourceType === 'Patient' ? prefetch.patient : undefined;
   const patientId = typeof req.context.patientId === 'string' && parseRef(`Patient/${req.context.patientId}`) ? req.context.patientId : undefined;
   if (!patient && patientId) patient = find(`Patient/${patientId}`);

@@ -223,6 +223,20 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     ]);
   });
 
+  it('when the patient has two Coverages and each order names its own in insurance, then each order is answered under its Coverage', async () => {
+    const req = orderSignMedicareE0250();
+    const partD = coverage('cov-ny-partd', 'pat-ny', '122', 'Medicare Drug Benefit', 'Medicare Part D', 'Organization/partd-sponsor');
+    req.prefetch = { patient: req.prefetch.patient, coverages: { ...req.prefetch.coverage, entry: [...req.prefetch.coverage.entry, { fullUrl: `${EHR}/Coverage/cov-ny-partd`, resource: partD }] } };
+    const mr = orderSelectPartDRxNorm().context.draftOrders.entry[0].resource;
+    req.context.draftOrders.entry.push({ resource: { ...mr, subject: { reference: 'Patient/pat-ny' }, insurance: [{ reference: 'Coverage/cov-ny-partd' }] } });
+    const res = await post('service-coverage-requirements', req);
+    expectValidCrdResponse(res.body, req);
+    expect(res.body.systemActions.map((a: Any) => [infoOf(a)['coverage-assertion-id']![0], (infoOf(a).coverage![0] as Any).reference])).to.deep.equal([
+      ['ny.medicare-traditional.s.durable-medical-equipment', `${EHR}/Coverage/cov-ny-medicare`],
+      ['ny.part-d.d.immunosuppressants', `${EHR}/Coverage/cov-ny-partd`],
+    ]);
+  });
+
   it('when the hook configuration turns coverage information or limits off, or caps the cards, then the response follows it', async () => {
     const withCfg = (cfg: Any) => ({ ...orderSignThreeOrders(), extension: { 'davinci-crd.configuration': cfg } });
     const off = await post('service-coverage-requirements', withCfg({ 'coverage-info': false }));
