@@ -139,6 +139,16 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
         { resourceType: 'Organization', id: 'org-ehr', active: true, name: 'Example Medicare Administrative Contractor', address: [{ state: 'NY' }] },
         orderDispatchTexasMri().prefetch.order,
         encounterStartAlaskaInpatient().prefetch.encounter,
+        {
+          resourceType: 'ServiceRequest',
+          id: 'servreq-g0180-1',
+          status: 'draft',
+          intent: 'order',
+          code: { coding: [{ system: 'https://bluebutton.cms.gov/resources/codesystem/hcpcs', code: 'G0180', display: 'Medicare-covered home health services under a home health plan of care' }] },
+          subject: { reference: 'Patient/pat-ehr' },
+          authoredOn: '2026-11-20',
+          requester: { reference: 'Practitioner/pra-1' },
+        },
         { resourceType: 'Medication', id: 'med-tacrolimus', code: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '42316', display: 'tacrolimus' }] } },
       ],
       'ehr-token-for-tests',
@@ -298,6 +308,19 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     const med = await post('service-coverage-requirements-select', sel);
     expect(ehr.requests.map((r) => r.path)).to.deep.equal(['/fhir/Medication/med-tacrolimus']);
     expect(infoOf(med.body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['ny.part-d.d.immunosuppressants']);
+  });
+
+  it("when an Appointment is booked for a service type we cannot code (as the CRD kit sends) but based on an order, then the order is read from the EHR and answers it", async () => {
+    const req = appointmentBookFloridaPt();
+    req.fhirServer = ehr.url;
+    const appt = req.context.appointments.entry[0].resource;
+    appt.serviceType = [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/service-type', code: '183', display: 'Sleep Medicine' }] }];
+    appt.basedOn = [{ reference: 'ServiceRequest/servreq-g0180-1' }];
+    req.prefetch = { patient: patient('pat-ny-appt', 'NY', 'Buffalo'), coverage: orderSignMedicareE0250().prefetch.coverage };
+    const res = await post('service-coverage-requirements-appointment', req);
+    expectValidCrdResponse(res.body, req);
+    expect(ehr.requests.map((r) => r.path)).to.deep.equal(['/fhir/ServiceRequest/servreq-g0180-1']);
+    expect(res.body.systemActions.map((a: Any) => [a.resource.resourceType, infoOf(a)['coverage-assertion-id']![0]])).to.deep.equal([['Appointment', 'ny.medicare-traditional.s.home-health']]);
   });
 
   it('when the Patient gives no state, then the payer Organization is read and its address names the state', async () => {
