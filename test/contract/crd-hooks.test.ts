@@ -15,6 +15,7 @@ import {
   HOOK_FIXTURES,
   appointmentBookFloridaPt,
   coverage,
+  encounterDischargeNyHomeHealth,
   encounterStartAlaskaInpatient,
   orderDispatchTexasMri,
   orderSelectPartDRxNorm,
@@ -321,6 +322,17 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     expectValidCrdResponse(res.body, req);
     expect(ehr.requests.map((r) => r.path)).to.deep.equal(['/fhir/ServiceRequest/servreq-g0180-1']);
     expect(res.body.systemActions.map((a: Any) => [a.resource.resourceType, infoOf(a)['coverage-assertion-id']![0]])).to.deep.equal([['Appointment', 'ny.medicare-traditional.s.home-health']]);
+  });
+
+  it('when only the encounter is prefetched (as the CRD kit sends encounter hooks), then the Coverage and Patient are read from the EHR', async () => {
+    const req = encounterDischargeNyHomeHealth();
+    req.fhirServer = ehr.url;
+    req.context.patientId = 'pat-ehr';
+    req.prefetch = { encounter: { ...req.prefetch.encounter, subject: { reference: 'Patient/pat-ehr' } } };
+    const res = await post('service-coverage-requirements-encounter-discharge', req);
+    expectValidCrdResponse(res.body, req);
+    expect(ehr.requests.map((r) => r.path).sort()).to.deep.equal(['/fhir/Coverage?patient=pat-ehr&status=active', '/fhir/Patient/pat-ehr']);
+    expect(res.body.systemActions.map((a: Any) => infoOf(a)['coverage-assertion-id']![0])).to.deep.equal(['ny.medicare-traditional.s.home-health']);
   });
 
   it('when the Patient gives no state, then the payer Organization is read and its address names the state', async () => {
