@@ -1,4 +1,5 @@
 // The only module that reads process.env. Validated once; every problem listed; frozen and passed down.
+import { accessSync, constants as fsConstants } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLimits, type LimitGroup } from './services/rate-limits.js';
 
@@ -10,6 +11,8 @@ export interface Config {
   readonly dataDir: string;
   readonly fixturesDir: string;
   readonly loadSample: boolean;
+  /** SERVE_VERIFIED_ONLY: serve only rules whose verification status is verified (not sample rules). */
+  readonly serveVerifiedOnly: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly corpusPollSeconds: number;
   readonly bodyLimit: string;
@@ -29,6 +32,9 @@ export interface Config {
   readonly crdEhrTimeoutMs: number;
   /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
   readonly dtrLaunchUrl: string | undefined;
+  /** PEM certificate chain and private key: both set makes the server speak HTTPS (TLS 1.2 minimum). */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsKeyFile: string | undefined;
   /** How often the outbox looks for due messages. */
   readonly outboxPollSeconds: number;
   /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
@@ -82,6 +88,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const dtrLaunchUrl = env.DTR_LAUNCH_URL || undefined;
   if (dtrLaunchUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(dtrLaunchUrl)) problems.push('DTR_LAUNCH_URL must be an http(s) URL');
+  const tlsCertFile = env.TLS_CERT_FILE ? resolve(env.TLS_CERT_FILE) : undefined;
+  const tlsKeyFile = env.TLS_KEY_FILE ? resolve(env.TLS_KEY_FILE) : undefined;
+  if (!!tlsCertFile !== !!tlsKeyFile) problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  for (const [name, file] of [['TLS_CERT_FILE', tlsCertFile], ['TLS_KEY_FILE', tlsKeyFile]] as const) {
+    if (!file) continue;
+    try {
+      accessSync(file, fsConstants.R_OK);
+    } catch {
+      problems.push(`${name} is not a readable file: ${file}`);
+    }
+  }
 
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
@@ -93,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.PRAUTH_DATA_DIR || 'data'),
     fixturesDir: resolve(env.PRAUTH_FIXTURES_DIR || 'fixtures'),
     loadSample: bool('PRAUTH_LOAD_SAMPLE', true),
+    serveVerifiedOnly: bool('SERVE_VERIFIED_ONLY', false),
     logLevel,
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,
@@ -107,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
     crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
     dtrLaunchUrl,
+    tlsCertFile,
+    tlsKeyFile,
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     formularyPublic: bool('FORMULARY_PUBLIC', true),
   };

@@ -24,6 +24,7 @@ import {
   patient,
 } from '../support/crd-requests.js';
 import { startEhrServer, type EhrServer } from '../support/ehr-fhir-server.js';
+import { registerCdsEhr, serveJwks } from '../support/smart.js';
 import { expectValidFhir } from '../support/fhir-validate.js';
 import { expectValid, igContent, validateAgainst, valueSetCodes } from '../support/ig-validate.js';
 
@@ -383,6 +384,25 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     const open = await post('service-coverage-requirements', req);
     expect(open.body.systemActions).to.deep.equal([]);
     expect(open.body.cards[0].detail).to.contain('state unknown');
+  });
+
+  it('when an EHR calls as the CRD kit does (a signed ES384 JWT with jku, no API key) with a client subscribed to one state and program, then it is answered and the subscription default applies', async () => {
+    const jwks = await serveJwks();
+    try {
+      const ehrClient = await registerCdsEhr({ deps: svc.deps } as never, jwks, { states: ['NY'], programs: ['medicare_traditional'] });
+      const req = orderSignMedicareE0250();
+      delete req.fhirServer;
+      req.prefetch.patient.address = [];
+      const jwt = await ehrClient.sign('https://prauth.test/v1/cds-services/service-coverage-requirements');
+      const res = await fetch(`${svc.url}/v1/cds-services/service-coverage-requirements`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` }, body: JSON.stringify(req) });
+      const body = (await res.json()) as Any;
+      expect(res.status, JSON.stringify(body)).to.equal(200);
+      expectValidCrdResponse(body, req);
+      expect(infoOf(body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['ny.medicare-traditional.s.durable-medical-equipment']);
+      expect(body.cards[0].detail).to.contain("state from the caller's subscription (its only state)");
+    } finally {
+      await jwks.close();
+    }
   });
 
   it('when an order cannot be answered (a code in no list, a type we do not evaluate), then no coverage information for it and a card saying why', async () => {
