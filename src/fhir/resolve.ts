@@ -8,7 +8,7 @@ import { CODE_PATTERN, resolveCode, type CodeResolution } from '../services/reso
 import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS, SOPT_SYSTEMS } from '../../fhir-profiles/canonicals.js';
 import type { Address, Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
 
-/** Where each part of the context came from, for the reason text of an indeterminate answer. */
+/** Where each part of the context came from, for the card that says how the plan was identified (or why it was not). */
 export interface CoverageContext {
   state?: string;
   program?: Program;
