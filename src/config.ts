@@ -28,6 +28,10 @@ export interface Config {
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
   readonly demoSessionMinutes: number;
   readonly usageFlushSeconds: number;
+  /** CRD: deadline for all reads from the EHR's FHIR server during one hook call (missing prefetch). */
+  readonly crdEhrTimeoutMs: number;
+  /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
+  readonly dtrLaunchUrl: string | undefined;
   /** PEM certificate chain and private key: both set makes the server speak HTTPS (TLS 1.2 minimum). */
   readonly tlsCertFile: string | undefined;
   readonly tlsKeyFile: string | undefined;
@@ -82,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
+  const dtrLaunchUrl = env.DTR_LAUNCH_URL || undefined;
+  if (dtrLaunchUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(dtrLaunchUrl)) problems.push('DTR_LAUNCH_URL must be an http(s) URL');
   const tlsCertFile = env.TLS_CERT_FILE ? resolve(env.TLS_CERT_FILE) : undefined;
   const tlsKeyFile = env.TLS_KEY_FILE ? resolve(env.TLS_KEY_FILE) : undefined;
   if (!!tlsCertFile !== !!tlsKeyFile) problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
@@ -117,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
+    crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
+    dtrLaunchUrl,
     tlsCertFile,
     tlsKeyFile,
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),

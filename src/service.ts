@@ -18,6 +18,7 @@ import { createAuthThrottle } from './services/auth-throttle.js';
 import { createClientService } from './services/clients.js';
 import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
+import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
 import { createOutbox } from './services/outbox.js';
 import { createRateLimits } from './services/rate-limits.js';
@@ -80,6 +81,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
+  const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
   const outbox = createOutbox({ store, now, log });
   return {
     ...inputs,
@@ -90,6 +92,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    ehrFetch,
     outbox,
   };
 }

@@ -14,6 +14,7 @@ import type { SmartNeed } from '../domain/smart-scopes.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
+import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Outbox } from '../services/outbox.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
@@ -85,6 +86,8 @@ export interface AppDeps {
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
+  /** Reads from an EHR's FHIR server for CDS Hooks calls whose prefetch is missing (CRD). */
+  ehrFetch: EhrFetcher;
   /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
   outbox: Outbox;
   /** The token the local CLI presents to the admin interface (embedded store only). */
