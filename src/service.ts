@@ -15,6 +15,11 @@ import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
 import { createOutbox } from './services/outbox.js';
+import { createChangeFeed } from './services/change-feed.js';
+import { lazyVault } from './services/contact-vault.js';
+import { createIngestRuns } from './services/ingest-runs.js';
+import { createMailer, createSmsSender } from './services/notify-delivery.js';
+import { createNotifyService } from './services/notify-when-ready.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -72,8 +77,17 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const usage = createUsageMeter(store);
   const gate = createAccessGate({ limits, usage, now });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
-  const ingest = createIngester(store, corpus, now);
   const outbox = createOutbox({ store, now, log });
+  const changeFeed = createChangeFeed({ store });
+  const notify = createNotifyService({
+    store, corpus, outbox, limits, now, log,
+    vault: lazyVault(config.notify),
+    sendMail: createMailer(config.notify),
+    sendSms: createSmsSender(config.notify),
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const ingestRuns = createIngestRuns({ store, now, log, ingest: createIngester(store, corpus, now), afterChange: () => notify.dispatch() });
+  const ingest = (path: string) => ingestRuns.run(path, 'admin');
   return {
     ...inputs,
     keys,
@@ -82,6 +96,9 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     demo,
     ingest,
     outbox,
+    changeFeed,
+    notify,
+    ingestRuns,
   };
 }
 
@@ -106,7 +123,9 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    await deps.ingestRuns.recover();
     deps.outbox.start(config.outboxPollSeconds * 1000);
+    deps.notify.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
     const server = createServer(app.handler);
@@ -124,8 +143,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       if (!cronValidate(config.ingestCron)) throw new Error(`INGEST_CRON is not a valid cron expression: ${config.ingestCron}`);
       const source = config.ingestSource;
       task = cronSchedule(config.ingestCron, async () => {
-        const report = await deps.ingest(source);
-        log.info({ added: report.added, changed: report.changed, rejected: report.rejected.length }, 'scheduled ingest');
+        await deps.ingestRuns.scheduled(source);
       }, { noOverlap: true, name: 'ingest' });
     }
 
@@ -144,6 +162,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        await deps.notify.stop();
         await deps.outbox.stop();
         await store.close();
         lock?.release();

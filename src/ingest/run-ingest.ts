@@ -1,10 +1,11 @@
 // sources -> parse -> validate (ajv) -> diff -> upsert -> change log -> corpus version.
 // Idempotent: a second run of the same input finds every record unchanged, writes nothing and says so.
-import type { CanonicalDoc, CoverageRuleDoc, ResourceType } from '../domain/documents.js';
+import type { CanonicalDoc, CoverageRuleDoc, RegulatoryEventDoc, ResourceType } from '../domain/documents.js';
 import { COLLECTION_OF, RESOURCE_TYPES } from '../domain/documents.js';
 import { stableStringify } from '../domain/stable-json.js';
 import { COLLECTIONS, bumpCorpusVersion, readCorpusVersion } from '../store/collections.js';
 import type { DocumentStore, Keyed } from '../store/port.js';
+import { eventChange, ruleFacts, type EventChangeLogEntry, type RuleFacts } from './change-facts.js';
 import { readSources, type SourceRecord } from './read-sources.js';
 import { validateDocument } from './validate.js';
 
@@ -41,6 +42,9 @@ export interface ChangeLogEntry {
   payerId?: string;
   summary: string;
   sourceUrl: string;
+  /** The served facts before (absent for an added rule) and after the change (the change feed shows old -> new). */
+  before?: RuleFacts;
+  after?: RuleFacts;
 }
 
 export interface IngestDeps {
@@ -124,7 +128,7 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
     corpusChanged: false,
   };
   const pendingWrites: { type: ResourceType; docs: CanonicalDoc[] }[] = [];
-  const changes: Omit<ChangeLogEntry, 'id' | 'corpusVersion'>[] = [];
+  const changes: (Omit<ChangeLogEntry, 'id' | 'corpusVersion'> | Omit<EventChangeLogEntry, 'id' | 'corpusVersion'>)[] = [];
 
   for (const type of RESOURCE_TYPES) {
     const incoming = valid.get(type)!;
@@ -158,9 +162,12 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
           ...(doc.payer ? { payerId: doc.payer.id } : {}),
           summary: describeRule(doc),
           sourceUrl: doc.source.url,
+          ...(prev ? { before: ruleFacts(prev) } : {}),
+          after: ruleFacts(doc),
         });
         if (retiredNow) report.retired++;
       }
+      if (doc.resourceType === 'RegulatoryEvent') changes.push(eventChange(doc as RegulatoryEventDoc, !!before, now.toISOString()));
       if (before) counts.changed++;
       else counts.added++;
       writes.push(toWrite);
@@ -179,7 +186,7 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
   }
   const version = await bumpCorpusVersion(store, now);
   if (changes.length) {
-    await store.collection<ChangeLogEntry>(COLLECTIONS.changes).upsertMany(
+    await store.collection<ChangeLogEntry | EventChangeLogEntry>(COLLECTIONS.changes).upsertMany(
       changes.map((c, i) => ({ ...c, id: `${version}-${String(i + 1).padStart(6, '0')}`, corpusVersion: version })),
     );
   }

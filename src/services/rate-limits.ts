@@ -33,7 +33,7 @@ export interface RateLimits {
 }
 
 /** Endpoint groups, plus demo sessions (calls per session) and demo issuance (new sessions per client address). */
-export type LimitGroup = EndpointGroup | 'demo_session' | 'demo_issue';
+export type LimitGroup = EndpointGroup | 'demo_session' | 'demo_issue' | 'notify_address' | 'notify_contact';
 
 export interface RateLimitOptions {
   limits: Readonly<Record<LimitGroup, number>>;
@@ -82,7 +82,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 }
 
 export function parseLimits(raw: string | undefined): { limits: Record<LimitGroup, number>; problems: string[] } {
-  const limits: Record<string, number> = { ...DEFAULT_LIMITS, demo_session: 30, demo_issue: 10 };
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS, demo_session: 30, demo_issue: 10, notify_address: 20, notify_contact: 5 };
   const problems: string[] = [];
   for (const part of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)=(\d{1,9})$/.exec(part);

@@ -16,6 +16,7 @@ export const COLLECTIONS = {
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
   outbox: 'outbox',
+  ingestRuns: 'ingest_runs',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {

@@ -3,6 +3,7 @@ import type { AppDeps, RouteDef } from '../route.js';
 import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { cdsRoutes } from './cds-routes.js';
+import { currencyRoutes } from './currency-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { fhirRoutes } from './fhir-routes.js';
@@ -18,6 +19,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...cdsRoutes(),
     ...adminRoutes,
     ...accessRoutes,
+    ...currencyRoutes,
   ];
   routes.push(...metaRoutes(() => routes));
   return routes;
