@@ -10,7 +10,7 @@ import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
 import type { AppDeps } from './http/route.js';
-import { runIngest, type IngestReport } from './ingest/run-ingest.js';
+import { runIngest, type IngestProgress, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
@@ -38,11 +38,11 @@ export interface RunningService {
 }
 
 /** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
-export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (path: string) => Promise<IngestReport> {
+export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (path: string, onProgress?: IngestProgress) => Promise<IngestReport> {
   let chain: Promise<unknown> = Promise.resolve();
-  return (path) => {
+  return (path, onProgress) => {
     const run = chain.then(async () => {
-      const report = await runIngest({ store, now }, path);
+      const report = await runIngest({ store, now, ...(onProgress ? { onProgress } : {}) }, path);
       if (report.corpusChanged && corpus) await corpus.refresh();
       return report;
     });

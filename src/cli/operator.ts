@@ -2,7 +2,9 @@
 // store is MongoDB), or through a running server's admin interface (the server holds the embedded store).
 import type { Config } from '../config.js';
 import { createIngester } from '../service.js';
-import type { IngestReport } from '../ingest/run-ingest.js';
+import type { IngestProgress, IngestReport } from '../ingest/run-ingest.js';
+import { createIngestRuns } from '../services/ingest-runs.js';
+import { pino } from 'pino';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
 import { acquireLock, readLock, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
@@ -16,7 +18,13 @@ export interface Operator {
   listKeys(): Promise<PublicKeyRecord[]>;
   revokeKey(id: string): Promise<PublicKeyRecord | null>;
   usage(id: string): Promise<UsageReport | null>;
-  ingest(path: string): Promise<IngestReport>;
+  ingest(path: string, onProgress?: IngestProgress): Promise<IngestReport>;
+  /** Direct mode: the store this CLI holds (read-only views such as staleness use it). */
+  readonly store?: DocumentStore;
+  /** Server mode: a GET on the admin interface (views the server computes). */
+  get<T>(path: string): Promise<T>;
+  /** The server's pid when writes go through it. */
+  readonly serverPid?: number;
   close(): Promise<void>;
 }
 
@@ -25,9 +33,14 @@ export class OperatorError extends Error {}
 function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config): Operator {
   const now = () => new Date();
   const keys = createKeyService({ store, now, cacheSeconds: 0 });
-  const ingest = createIngester(store, undefined, now);
+  // Runs are recorded like the server's (trigger cli); notify-when-ready dispatch happens when a server next starts.
+  const runs = createIngestRuns({ store, now, log: pino({ level: 'silent' }), ingest: createIngester(store, undefined, now) });
   return {
     via: 'store',
+    store,
+    get() {
+      return Promise.reject(new OperatorError('no server holds the data directory'));
+    },
     createKey: (o) => keys.create(o),
     listKeys: () => keys.list(),
     revokeKey: (id) => keys.revoke(id),
@@ -35,7 +48,7 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
       if (!(await keys.get(id))) return null;
       return toUsageReport(id, await store.collection<UsageDoc>(COLLECTIONS.usage).find({ keyId: id }));
     },
-    ingest,
+    ingest: (path, onProgress) => runs.run(path, 'cli', onProgress),
     async close() {
       await store.close();
       lock?.release();
@@ -63,6 +76,10 @@ function remote(info: LockInfo): Operator {
   }
   return {
     via: 'server',
+    serverPid: info.pid,
+    async get<T>(path: string) {
+      return (await call<T>('GET', path)).data;
+    },
     async createKey(o) {
       return (await call<{ key: string; record: PublicKeyRecord }>('POST', '/v1/admin/keys', o)).data;
     },

@@ -7,6 +7,7 @@ import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabu
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
+import { ingestProgress, registerCurrencyCommands } from './commands/currency.js';
 
 const list = (parse: (v: string) => string) => (value: string): string[] =>
   value
@@ -75,11 +76,17 @@ export function buildCli(): Command {
     .argument('<path>', 'file or directory')
     .option('--json', 'print the report as JSON')
     .action(async (path: string, opts: { json?: boolean }) => {
-      const report = await withOperator((op) => op.ingest(resolve(path)));
+      const progress = ingestProgress();
+      const report = await withOperator((op) => {
+        if (op.via === 'server') process.stderr.write(`ingesting through the running server (pid ${op.serverPid})\n`);
+        return op.ingest(resolve(path), progress.onProgress);
+      }).finally(() => progress.finish());
       if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report);
       if (report.rejected.length) process.exitCode = 2;
     });
+
+  registerCurrencyCommands(program);
 
   const keys = program.command('keys').description('Issue, list and revoke API keys');
   keys

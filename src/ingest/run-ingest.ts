@@ -50,7 +50,11 @@ export interface ChangeLogEntry {
 export interface IngestDeps {
   store: DocumentStore;
   now: () => Date;
+  /** Progress of long runs (the CLI draws a bar): records validated, then collections written. */
+  onProgress?: IngestProgress;
 }
+
+export type IngestProgress = (p: { phase: 'validate' | 'write'; done: number; total: number }) => void;
 
 /** The parts of a document that carry meaning: server-managed meta is left out of the comparison. */
 function contentOf(doc: CanonicalDoc): string {
@@ -79,7 +83,9 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
   const rejected: RejectedRecord[] = [];
   const valid = new Map<ResourceType, Map<string | number, CanonicalDoc>>(RESOURCE_TYPES.map((t) => [t, new Map()]));
 
+  let seen = 0;
   for (const rec of records) {
+    if (++seen % 500 === 0 || seen === records.length) deps.onProgress?.({ phase: 'validate', done: seen, total: records.length });
     if (rec.parseError) {
       rejected.push({ file: rec.file, line: rec.line, reason: rec.parseError });
       continue;
@@ -181,8 +187,9 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
 
   if (!pendingWrites.length) return report;
 
-  for (const { type, docs } of pendingWrites) {
+  for (const [i, { type, docs }] of pendingWrites.entries()) {
     await store.collection<Keyed & CanonicalDoc>(COLLECTION_OF[type]).upsertMany(docs);
+    deps.onProgress?.({ phase: 'write', done: i + 1, total: pendingWrites.length });
   }
   const version = await bumpCorpusVersion(store, now);
   if (changes.length) {

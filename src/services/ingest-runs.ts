@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { IngestReport } from '../ingest/run-ingest.js';
+import type { IngestProgress, IngestReport } from '../ingest/run-ingest.js';
 import { COLLECTIONS } from '../store/collections.js';
 import { DuplicateKeyError, type DocumentStore } from '../store/port.js';
 
@@ -39,7 +39,7 @@ interface LeaseDoc {
 
 export interface IngestRuns {
   /** Runs one ingest and stores its report; the report is returned as runIngest's. */
-  run(source: string, trigger: IngestTrigger): Promise<IngestReport>;
+  run(source: string, trigger: IngestTrigger, onProgress?: IngestProgress): Promise<IngestReport>;
   /** A scheduled tick: skipped (and recorded as such) while another run holds the lease. */
   scheduled(source: string): Promise<IngestRunDoc>;
   history(limit: number): Promise<IngestRunDoc[]>;
@@ -51,7 +51,7 @@ export interface IngestRunDeps {
   store: DocumentStore;
   now: () => Date;
   log: Logger;
-  ingest: (path: string) => Promise<IngestReport>;
+  ingest: (path: string, onProgress?: IngestProgress) => Promise<IngestReport>;
   /** After a run that changed the corpus (notify-when-ready dispatch); returns messages queued. */
   afterChange?: () => Promise<number>;
   /** Longest a run may hold the cross-instance lease (default 1 h). */
@@ -121,13 +121,13 @@ export function createIngestRuns(deps: IngestRunDeps): IngestRuns {
     await meta.update({ id: 'ingest-lease', holder }, { until: new Date(0).toISOString() });
   }
 
-  async function execute(source: string, trigger: IngestTrigger): Promise<{ doc: IngestRunDoc; report?: IngestReport; error?: unknown }> {
+  async function execute(source: string, trigger: IngestTrigger, onProgress?: IngestProgress): Promise<{ doc: IngestRunDoc; report?: IngestReport; error?: unknown }> {
     const doc: IngestRunDoc = { id: `${now().toISOString()}-${randomUUID().slice(0, 8)}`, trigger, source: describeSource(source), started_at: now().toISOString(), status: 'running' };
     await runs.insert(doc);
     let fetched: { path: string; cleanup: () => Promise<void> } | undefined;
     try {
       const path = /^https?:\/\//i.test(source) ? (fetched = await download(source, fetchImpl)).path : source;
-      const report = await deps.ingest(path);
+      const report = await deps.ingest(path, onProgress);
       const queued = report.corpusChanged && deps.afterChange ? await deps.afterChange().catch((err: unknown) => {
         log.warn({ error: (err as Error).name }, 'notify dispatch after ingest failed; it is retried by the dispatcher');
         return 0;
@@ -157,8 +157,8 @@ export function createIngestRuns(deps: IngestRunDeps): IngestRuns {
   }
 
   return {
-    async run(source, trigger) {
-      const { report, error } = await execute(source, trigger);
+    async run(source, trigger, onProgress) {
+      const { report, error } = await execute(source, trigger, onProgress);
       if (error) throw error;
       return report!;
     },
