@@ -77,7 +77,9 @@ export function registerCurrencyCommands(program: Command): void {
     .description('Stored reports of recent ingest runs (scheduled, admin, CLI), newest first')
     .option('--limit <n>', 'how many runs', positiveInt(1000), 20)
     .option('--json', 'print JSON')
-    .action(async (opts: { limit: number; json?: boolean }) => {
+    .action(async (_opts: unknown, cmd: Command) => {
+      // `ingest` has its own --json: read the options merged with the parent's.
+      const opts = cmd.optsWithGlobals<{ limit: number; json?: boolean }>();
       const runs = await withOperator(async (op) =>
         op.via === 'server'
           ? (await op.get<{ runs: IngestRunDoc[] }>(`/v1/admin/ingest/history?limit=${opts.limit}`)).runs
