@@ -29,6 +29,8 @@ export interface Config {
   readonly outboxPollSeconds: number;
   /** Notify-when-ready delivery and contact protection (docs/currency.md). */
   readonly notify: NotifyConfig;
+  /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
+  readonly formularyPublic: boolean;
 }
 
 export interface NotifyConfig {
@@ -115,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     notify,
+    formularyPublic: bool('FORMULARY_PUBLIC', true),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
     problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');

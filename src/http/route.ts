@@ -116,6 +116,8 @@ export interface RouteDef {
   /** An add-on the subscription must include (spec 5.5: compare). */
   addOn?: 'compare';
   surface: Surface;
+  /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
+  bodyType?: 'json' | 'form';
   /** Cache-Control for successful responses. */
   cache?: string;
   deprecated?: boolean;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
 import type { IngestReport } from '../../src/ingest/run-ingest.js';
-import { createIngestRuns, describeSource } from '../../src/services/ingest-runs.js';
+import { createIngestRuns, describeSource, type IngestRunDoc } from '../../src/services/ingest-runs.js';
 import { ageDays, ageSummary } from '../../src/services/staleness.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
 import { createIngester } from '../../src/service.js';
@@ -68,7 +68,7 @@ describe('ingest runs', () => {
     // A run left 'running' by a dead process is marked interrupted at the next start.
     const dir = mkdtempSync(join(tmpdir(), 'prauth-runs-'));
     writeFileSync(join(dir, 'a.ndjson'), JSON.stringify(jurisdiction('TX')));
-    await store.collection('ingest_runs').insert({ id: 'stale', trigger: 'schedule', source: dir, started_at: new Date().toISOString(), status: 'running' });
+    await store.collection<IngestRunDoc>('ingest_runs').insert({ id: 'stale', trigger: 'schedule', source: dir, started_at: new Date().toISOString(), status: 'running' });
     expect(await runs.recover()).to.equal(1);
     expect((await store.collection<{ id: string; status: string }>('ingest_runs').findOne({ id: 'stale' }))!.status).to.equal('interrupted');
     await store.close();
