@@ -96,7 +96,10 @@ export const NotifyAccepted = {
     recorded: { type: 'boolean', description: 'true once the request is stored durably' },
     id: { type: 'string', description: 'The watch id (the same for a repeated request)' },
     duplicate: { type: 'boolean', description: 'true when the same contact already watches the same combination' },
-    status: { enum: ['waiting', 'available'], description: '`available`: a verified rule exists already; no message will follow' },
+    status: {
+      enum: ['waiting', 'notified', 'available'],
+      description: '`waiting`: a message follows when the gap is filled; `notified`: it is filled, the message is queued or sent; `available`: a verified rule exists already, nothing is stored and no message follows',
+    },
     state: { enum: [...JURISDICTIONS] },
     program: { enum: [...PROGRAMS] },
     kind: { enum: ['drug', 'service'] },

@@ -168,24 +168,47 @@ export function createNotifyService(deps: NotifyDeps): NotifyService {
   if (deps.sendMail) deps.outbox.handle(NOTIFY_KINDS.email, deliver);
   if (deps.sendSms) deps.outbox.handle(NOTIFY_KINDS.sms, deliver);
 
+  async function notifyWatch(w: WatchDoc, ruleId: string, changeId: string): Promise<void> {
+    const payload: NotifyPayload = { watchId: w.id, ruleId, changeId };
+    await deps.outbox.enqueue({ kind: NOTIFY_KINDS[w.channel], payload, dedupeKey: `watch:${w.id}` });
+    await watches.update({ id: w.id, status: 'waiting' }, { status: 'notified', notifiedAt: deps.now().toISOString(), ruleId });
+    w.status = 'notified';
+  }
+
+  /**
+   * The read model can lag an ingest in progress: a watch stored just after the dispatcher read the waiting watches
+   * would miss a rule that is already in the store. So after the insert, look in the store itself: either the
+   * dispatcher saw this watch, or this check sees the rule (the rule is written before its change-log entry).
+   */
+  async function closeRace(w: WatchDoc): Promise<void> {
+    const found = (await rules.find({ jurisdiction: w.state, 'subject.kind': w.kind, 'subject.code': w.subject })).find(
+      (r) => r.verification.status === 'verified' && !r.payer && (!w.program || r.program === w.program),
+    );
+    if (found) await notifyWatch(w, found.id, 'store');
+  }
+
   async function dispatchOnce(): Promise<number> {
     await ready();
     const cursor = (await meta.findOne({ id: 'notify-cursor' }))?.corpusVersion ?? 0;
     const entries = await changes.find({ corpusVersion: { $gt: cursor } }, { sort: { corpusVersion: 1 } });
     if (!entries.length) return 0;
     let queued = 0;
-    let upTo = cursor;
-    for (const e of entries) {
-      upTo = Math.max(upTo, e.corpusVersion);
+    const upTo = entries.reduce((m, e) => Math.max(m, e.corpusVersion), cursor);
+    // Waiting watches are few next to the change log (the first start logs every sample rule): match in memory.
+    const byTarget = new Map<string, WatchDoc[]>();
+    for (const w of await watches.find({ status: 'waiting' })) {
+      const k = `${w.state}|${w.kind}|${w.subject}`;
+      byTarget.set(k, [...(byTarget.get(k) ?? []), w]);
+    }
+    for (const e of byTarget.size ? entries : []) {
       if (e.resourceType !== 'CoverageRule' || e.action === 'retired' || e.payerId) continue;
+      const candidates = (byTarget.get(`${e.jurisdiction}|${e.subject.kind}|${e.subject.code}`) ?? []).filter((x) => x.status === 'waiting' && ruleFillsWatch(e, x));
+      if (!candidates.length) continue;
       // Only a rule the lookup serves fills a gap: verified (entries written before `after` existed are checked in the store).
       const status = e.after?.status ?? (await rules.findOne({ id: e.ruleId }))?.verification.status;
       if (status !== 'verified') continue;
-      const waiting = await watches.find({ state: e.jurisdiction, kind: e.subject.kind, subject: e.subject.code, status: 'waiting' });
-      for (const w of waiting.filter((x) => ruleFillsWatch(e, x))) {
-        const payload: NotifyPayload = { watchId: w.id, ruleId: e.ruleId, changeId: e.id };
-        await deps.outbox.enqueue({ kind: NOTIFY_KINDS[w.channel], payload, dedupeKey: `watch:${w.id}` });
-        await watches.update({ id: w.id, status: 'waiting' }, { status: 'notified', notifiedAt: deps.now().toISOString(), ruleId: e.ruleId });
+      for (const w of candidates) {
+        await notifyWatch(w, e.ruleId, e.id);
         queued++;
       }
     }
@@ -249,6 +272,7 @@ export function createNotifyService(deps: NotifyDeps): NotifyService {
         // A repeat after an unsubscribe means "watch again".
         await watches.update({ id, status: 'unsubscribed' }, { status: 'waiting' });
       }
+      if (!duplicate) await closeRace(doc);
       const stored = duplicate ? await watches.findOne({ id }) : doc;
       return {
         ok: true,
@@ -256,7 +280,7 @@ export function createNotifyService(deps: NotifyDeps): NotifyService {
           recorded: true,
           id,
           duplicate,
-          status: stored?.status === 'notified' ? 'available' : 'waiting',
+          status: stored?.status === 'notified' ? 'notified' : 'waiting',
           ...echo,
           unsubscribe: 'Every message carries a one-click unsubscribe link (GET /v1/notify/unsubscribe?token=...)',
         },

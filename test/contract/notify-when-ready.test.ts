@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { ingestRecords } from '../../src/ingest/run-ingest.js';
 import { COLLECTIONS } from '../../src/store/collections.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
 import type { DocumentStore } from '../../src/store/port.js';
@@ -187,6 +188,20 @@ describe('notify-when-ready', () => {
     const forged = await request(t.app.handler).get(`${unsub.slice(0, -3)}abc`);
     expect(forged.status).to.equal(400);
     expect(await t.deps.outbox.stats()).to.deep.equal({ pending: 0, inflight: 0, delivered: 2, dead: 0 });
+  });
+
+  it('when a watch is stored while an ingest is landing (read model not yet refreshed, dispatcher already past it), then it is still told once', async () => {
+    const filled = rule({ state: 'TX', program: 'chip', code: 'dental', kind: 'service' });
+    await ingestRecords({ store, now: () => new Date() }, [{ file: 'x', line: 1, value: filled }]);
+    await t.deps.notify.dispatch(); // the dispatcher has read the log (and found no watch) before the request
+    expect(t.deps.corpus.current.rules.size).to.equal(1); // the read model still says gap
+    const res = await post({ state: 'TX', subject: 'dental', kind: 'service', contact: EMAIL });
+    expect(res.body).to.include({ recorded: true, status: 'notified' });
+    await t.deps.outbox.drain();
+    await t.deps.notify.dispatch();
+    await t.deps.outbox.drain();
+    expect(mail.mails).to.have.length(1);
+    expect(mail.mails[0]!.text).to.contain(filled.id);
   });
 
   it('when the SMTP server refuses for a while, then the outbox retries and the mail arrives once; a 5xx dead-letters', async () => {

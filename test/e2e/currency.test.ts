@@ -29,7 +29,7 @@ async function feedTitles(url: string): Promise<string[]> {
 }
 
 describe('end to end: change feed, notify-when-ready delivery across a kill -9, scheduled refresh', function () {
-  this.timeout(90_000);
+  this.timeout(240_000);
   let mail: MailSink;
   let sms: SmsReceiver;
   let env: Record<string, string>;
@@ -63,7 +63,7 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
   });
 
   it('when a watched gap is filled and the server is killed before delivery, then the restarted server sends one e-mail and one SMS', async () => {
-    server = await startServer(env);
+    server = await startServer(env, 60_000);
     for (const body of [
       { state: 'TX', subject: 'dental', kind: 'service', program: 'chip', contact: EMAIL, channel: 'email' },
       { state: 'TX', subject: 'dental', kind: 'service', contact: PHONE },
@@ -85,9 +85,9 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
     expect(mail.mails, 'nothing delivered before the kill').to.have.length(0);
     expect(sms.requests).to.have.length(0);
 
-    server = await startServer(env);
-    await mail.waitFor(1);
-    await sms.waitFor(1);
+    server = await startServer(env, 60_000);
+    await mail.waitFor(1, 30_000);
+    await sms.waitFor(1, 30_000);
     // Give a duplicate the time to show up if there were one.
     await new Promise((r) => setTimeout(r, 1500));
     expect(mail.mails).to.have.length(1);
@@ -106,7 +106,7 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
     expect(history.code, history.stderr).to.equal(0);
     const runs = JSON.parse(history.stdout) as { trigger: string; status: string; added: number; notifications_queued: number }[];
     expect(runs[0]).to.include({ trigger: 'admin', status: 'ok', added: 1, notifications_queued: 2 });
-    server = await startServer(env);
+    server = await startServer(env, 60_000);
     await new Promise((r) => setTimeout(r, 1000));
     expect(mail.mails).to.have.length(1);
     expect(sms.requests).to.have.length(1);
@@ -119,8 +119,8 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
     source = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(body));
     await new Promise<void>((r) => source!.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/rules.ndjson?token=secret`;
-    server = await startServer({ ...env, INGEST_CRON: '*/2 * * * * *', INGEST_SOURCE: url });
-    const deadline = Date.now() + 20_000;
+    server = await startServer({ ...env, INGEST_CRON: '*/2 * * * * *', INGEST_SOURCE: url }, 60_000);
+    const deadline = Date.now() + 60_000;
     let titles: string[] = [];
     while (Date.now() < deadline) {
       titles = await feedTitles(server.url);
