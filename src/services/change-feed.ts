@@ -230,7 +230,15 @@ export function renderAtom(page: FeedPage, r: FeedRender, after?: string): strin
   const at = xml.indexOf('<link rel="self"');
   const end = xml.indexOf('/>', at) + 2;
   if (at < 0 || end < 2) throw new Error('feed library output changed: no self link');
-  return `${xml.slice(0, end)}\n    ${extra.join('\n    ')}${xml.slice(end)}`;
+  let out = `${xml.slice(0, end)}\n    ${extra.join('\n    ')}${xml.slice(end)}`;
+  // Each entry also links its source (rel="related"; the library writes only the alternate link, to the lookup).
+  for (const e of page.entries) {
+    const source = e.sourceUrl;
+    if (!source || !/^https?:\/\//.test(source)) continue;
+    const idTag = `<id>urn:prauth:change:${e.id}</id>`;
+    out = out.replace(idTag, `${idTag}\n        <link rel="related" href="${esc(source)}"/>`);
+  }
+  return out;
 }
 
 interface JsonFeedItem {

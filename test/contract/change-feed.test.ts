@@ -88,6 +88,9 @@ describe('change feed /v1/watch/feed.xml and /v1/watch/feed.json', () => {
     expect(content).to.contain('href="https://medicaid.tx.example.gov/pa/hepatitis_c"');
     expect(top.updated?.toISOString()).to.equal('2026-11-21T12:00:00.000Z');
     const doc = atomOf(text);
+    const entryLinks = doc.feed.entry![0]!.link;
+    expect(entryLinks.find((l) => !l['@rel'])?.['@href']).to.equal(top.url);
+    expect(entryLinks.find((l) => l['@rel'] === 'related')?.['@href']).to.equal('https://medicaid.tx.example.gov/pa/hepatitis_c');
     expect(rel(doc, 'self')).to.equal('http://api.example.test/v1/watch/feed.xml');
     expect(rel(doc, 'first')).to.equal('http://api.example.test/v1/watch/feed.xml');
     expect(rel(doc, 'next')).to.equal(undefined);
