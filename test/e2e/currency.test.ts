@@ -4,9 +4,11 @@
 // change is in the feed before and after the restart.
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import type { Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jurisdiction, rule } from '../support/docs.js';
@@ -114,12 +116,17 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
     expect(server.output()).to.not.contain(PHONE);
   });
 
-  it('when INGEST_CRON and an NDJSON URL are set, then the schedule ingests, stores a report, and the feed shows the change', async () => {
+  it('when INGEST_CRON and an https NDJSON URL are set, then the schedule ingests, stores a report, and the feed shows the change', async () => {
+    // A real TLS server with a throwaway certificate for 127.0.0.1, trusted by the server process through NODE_EXTRA_CA_CERTS.
+    const tls = mkdtempSync(join(tmpdir(), 'prauth-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(tls, 'key.pem'), '-out', join(tls, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
     const body = `${JSON.stringify(rule({ state: 'TX', program: 'part_d', code: 'oncology_oral' }))}\n`;
-    source = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(body));
+    source = createHttpsServer({ key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) }, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(body),
+    );
     await new Promise<void>((r) => source!.listen(0, '127.0.0.1', () => r()));
-    const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/rules.ndjson?token=secret`;
-    server = await startServer({ ...env, INGEST_CRON: '*/2 * * * * *', INGEST_SOURCE: url }, 60_000);
+    const url = `https://127.0.0.1:${(source.address() as AddressInfo).port}/rules.ndjson?token=secret`;
+    server = await startServer({ ...env, INGEST_CRON: '*/2 * * * * *', INGEST_SOURCE: url, NODE_EXTRA_CA_CERTS: join(tls, 'cert.pem') }, 60_000);
     const deadline = Date.now() + 60_000;
     let titles: string[] = [];
     while (Date.now() < deadline) {
@@ -135,7 +142,7 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
     const runs = JSON.parse(history.stdout) as { trigger: string; status: string; source: string; added: number; unchanged: number }[];
     const scheduled = runs.filter((r) => r.trigger === 'schedule');
     expect(scheduled.length).to.be.greaterThan(1);
-    expect(scheduled.every((r) => r.source === `http://127.0.0.1:${(source!.address() as AddressInfo).port}/rules.ndjson`), 'no query string stored').to.equal(true);
+    expect(scheduled.every((r) => r.source === `https://127.0.0.1:${(source!.address() as AddressInfo).port}/rules.ndjson`), 'no query string stored').to.equal(true);
     expect(scheduled.at(-1)).to.include({ status: 'ok', added: 1 });
     expect(scheduled[0]).to.include({ status: 'ok', added: 0, unchanged: 1 });
   });
