@@ -79,7 +79,7 @@ describe('end to end: change feed, notify-when-ready delivery across a kill -9, 
     writeFileSync(file, `${JSON.stringify(filled)}\n`);
     const ingest = await cli(['ingest', file], env);
     expect(ingest.code, ingest.stderr).to.equal(0);
-    expect(ingest.stderr).to.contain('through the running server');
+    expect(ingest.stderr).to.contain('through the server pid');
     expect(await feedTitles(server.url)).to.satisfy((t: string[]) => t[0]!.includes('Dental') && t[0]!.includes('rule added'));
 
     expect(await server.stop('SIGKILL')).to.equal(null);
