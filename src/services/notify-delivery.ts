@@ -1,7 +1,7 @@
 // Delivery adapters for notify-when-ready: e-mail over SMTP (nodemailer) and SMS through a provider adapter with
 // the Twilio Messages API shape (POST {api}/2010-04-01/Accounts/{sid}/Messages.json, form-encoded To/From/Body,
 // HTTP Basic auth). Errors say whether a retry can help: a 4xx other than 408/429 is permanent.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { NotifyConfig } from '../config.js';
 
 export interface OutgoingMail {
@@ -32,11 +32,14 @@ export class DeliveryError extends Error {
 /** undefined when SMTP_URL is unset: e-mail messages then wait in the outbox until it is configured. */
 export function createMailer(config: Pick<NotifyConfig, 'smtpUrl' | 'mailFrom'>): SendMail | undefined {
   if (!config.smtpUrl) return undefined;
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  const smtpUrl = config.smtpUrl;
+  // Loaded on first use: the CLI and servers without SMTP never pay for the module.
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = (): Promise<Transporter> => (transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl)));
   const domain = /@([^>\s]+)/.exec(config.mailFrom)?.[1] ?? 'localhost';
   return async (mail) => {
     try {
-      await transport.sendMail({
+      await (await transportOf()).sendMail({
         from: config.mailFrom,
         to: mail.to,
         subject: mail.subject,

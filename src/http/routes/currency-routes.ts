@@ -231,7 +231,7 @@ export const currencyRoutes: RouteDef[] = [
     handle(ctx, deps) {
       const rawDays = single(ctx.query, 'days');
       const rawLimit = single(ctx.query, 'limit');
-      const days = rawDays === undefined ? DEFAULT_STALE_DAYS : Number(rawDays);
+      const days = rawDays === undefined ? deps.config.notify.staleDays : Number(rawDays);
       if (rawDays !== undefined && (!/^\d{1,5}$/.test(rawDays) || days > 36500)) throw badRequest(`Invalid days '${rawDays.slice(0, 10)}': expected an integer from 0 to 36500`);
       const limit = rawLimit === undefined ? 100 : Number(rawLimit);
       if (rawLimit !== undefined && (!/^\d{1,5}$/.test(rawLimit) || limit < 1 || limit > 10000)) throw badRequest(`Invalid limit '${rawLimit.slice(0, 10)}': expected 1 to 10000`);
@@ -251,7 +251,7 @@ export const currencyRoutes: RouteDef[] = [
       summary: 'Rules whose last_verified is older than a threshold, by state and program',
       tags: ['admin', 'currency'],
       parameters: [
-        { name: 'days', in: 'query', required: false, description: `Threshold in days (default ${DEFAULT_STALE_DAYS})`, schema: { type: 'integer', minimum: 0 } },
+        { name: 'days', in: 'query', required: false, description: `Threshold in days (default STALE_DAYS, ${DEFAULT_STALE_DAYS})`, schema: { type: 'integer', minimum: 0 } },
         { name: 'limit', in: 'query', required: false, description: 'Most stale rules listed (default 100)', schema: { type: 'integer', minimum: 1, maximum: 10000 } },
         stateParam(false),
         { ...programParam, required: false },
