@@ -29,8 +29,6 @@ export interface Operator {
   readonly store?: DocumentStore;
   /** Server mode: a GET on the admin interface (views the server computes). */
   get<T>(path: string): Promise<T>;
-  /** The server's pid when writes go through it. */
-  readonly serverPid?: number;
   close(): Promise<void>;
 }
 
@@ -84,7 +82,6 @@ function remote(info: LockInfo, config: Config, warnings: string[]): Operator {
   }
   return {
     via: 'server',
-    serverPid: info.pid,
     async get<T>(path: string) {
       return (await call<T>('GET', path)).data;
     },
