@@ -15,6 +15,9 @@ export const COLLECTIONS = {
   usage: 'usage',
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
+  clients: 'clients',
+  accessTokens: 'access_tokens',
+  jwtIds: 'jwt_ids',
   outbox: 'outbox',
   ingestRuns: 'ingest_runs',
 } as const;
@@ -26,6 +29,8 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
     store.collection(COLLECTIONS.keys).ensureIndex('hash', { unique: true }),
     store.collection(COLLECTIONS.usage).ensureIndex('keyId'),
     store.collection(COLLECTIONS.events).ensureIndex('ruleId', { sparse: true }),
+    store.collection(COLLECTIONS.clients).ensureIndex('issuer', { sparse: true }),
+    store.collection(COLLECTIONS.accessTokens).ensureIndex('clientId'),
   ]);
 }
 
