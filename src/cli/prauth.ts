@@ -9,6 +9,7 @@ import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
 import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
+import { ingestProgress, registerCurrencyCommands } from './commands/currency.js';
 import { list, parseGroup, parseProgram, parseState } from './parse-options.js';
 import type { ResourceType } from '../domain/documents.js';
 import { KIND_FILES, kindOf, MINIMAL_RECORDS } from '../ingest/ingest-doc.js';
@@ -81,11 +82,14 @@ export function buildCli(): Command {
     .action(async (path: string, opts: { json?: boolean }) => {
       const full = resolve(path);
       if (!existsSync(full)) throw new OperatorError(`${full}: no such file or directory (give an NDJSON or JSON file, or a directory of them; format: docs/ingest.md)`);
-      const report = await withOperator((op) => op.ingest(full), (r) => r.corpusChanged);
+      const progress = ingestProgress();
+      const report = await withOperator((op) => op.ingest(full, progress.onProgress), (r) => r.corpusChanged).finally(() => progress.finish());
       if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report);
       if (report.rejected.length) process.exitCode = 2;
     });
+
+  registerCurrencyCommands(program);
 
   const keys = program.command('keys').description('Issue, list and revoke API keys');
   keys

@@ -16,6 +16,9 @@ import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
 import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Outbox } from '../services/outbox.js';
+import type { ChangeFeed } from '../services/change-feed.js';
+import type { NotifyService } from '../services/notify-when-ready.js';
+import type { IngestRuns } from '../services/ingest-runs.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -90,6 +93,12 @@ export interface AppDeps {
   ehrFetch: EhrFetcher;
   /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
   outbox: Outbox;
+  /** The change log as a paged feed (Atom and JSON twin). */
+  changeFeed: ChangeFeed;
+  /** Notify-when-ready watches, their dispatch from the change log and their delivery through the outbox. */
+  notify: NotifyService;
+  /** Stored ingest run reports and the no-overlap scheduled run. */
+  ingestRuns: IngestRuns;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
 }
