@@ -12,15 +12,22 @@ import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
 import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import { recoverIngests } from './ingest/journal.js';
+import { withRecordsFile } from './ingest/records-file.js';
 import type { AppDeps } from './http/route.js';
-import { ingestRecords, runIngest, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
+import { ingestRecords, runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createAuthThrottle } from './services/auth-throttle.js';
 import { createClientService } from './services/clients.js';
 import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
+import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
 import { createOutbox } from './services/outbox.js';
+import { createChangeFeed } from './services/change-feed.js';
+import { lazyVault } from './services/contact-vault.js';
+import { createIngestRuns } from './services/ingest-runs.js';
+import { createMailer, createSmsSender } from './services/notify-delivery.js';
+import { createNotifyService } from './services/notify-when-ready.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -39,14 +46,15 @@ export interface RunningService {
 }
 
 /** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
-export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (source: IngestSource) => Promise<IngestReport> {
+export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (source: IngestSource, onProgress?: IngestProgress) => Promise<IngestReport> {
   let chain: Promise<unknown> = Promise.resolve();
-  return (source) => {
+  return (source, onProgress) => {
     const run = chain.then(async () => {
+      const deps = { store, now, ...(onProgress ? { onProgress } : {}) };
       const report =
         typeof source === 'string'
-          ? await runIngest({ store, now }, source)
-          : await ingestRecords({ store, now }, source.records.map((value, i) => ({ file: source.name ?? 'request', line: i + 1, value })));
+          ? await runIngest(deps, source)
+          : await ingestRecords(deps, source.records.map((value, i) => ({ file: source.name ?? 'request', line: i + 1, value })));
       if (report.corpusChanged && corpus) await corpus.refresh();
       return report;
     });
@@ -83,8 +91,19 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const clients = createClientService({ store, now, cacheSeconds: config.keyCacheSeconds, servedResourceTypes: servedResourceTypes() });
   const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
-  const ingest = createIngester(store, corpus, now);
+  const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
   const outbox = createOutbox({ store, now, log });
+  const changeFeed = createChangeFeed({ store });
+  const notify = createNotifyService({
+    store, corpus, outbox, limits, now, log,
+    vault: lazyVault(config.notify),
+    sendMail: createMailer(config.notify),
+    sendSms: createSmsSender(config.notify),
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const ingestRuns = createIngestRuns({ store, now, log, ingest: createIngester(store, corpus, now), afterChange: () => notify.dispatch() });
+  const ingest = (source: IngestSource, onProgress?: IngestProgress): Promise<IngestReport> =>
+    typeof source === 'string' ? ingestRuns.run(source, 'admin', onProgress) : withRecordsFile(source, (path) => ingestRuns.run(path, 'admin', onProgress));
   return {
     ...inputs,
     keys,
@@ -94,7 +113,11 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    ehrFetch,
     outbox,
+    changeFeed,
+    notify,
+    ingestRuns,
   };
 }
 
@@ -146,7 +169,9 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    await deps.ingestRuns.recover();
     deps.outbox.start(config.outboxPollSeconds * 1000);
+    deps.notify.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
     ready = app.handler;
@@ -164,8 +189,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       if (!cronValidate(config.ingestCron)) throw new Error(`INGEST_CRON is not a valid cron expression: ${config.ingestCron}`);
       const source = config.ingestSource;
       task = cronSchedule(config.ingestCron, async () => {
-        const report = await deps.ingest(source);
-        log.info({ added: report.added, changed: report.changed, rejected: report.rejected.length }, 'scheduled ingest');
+        await deps.ingestRuns.scheduled(source);
       }, { noOverlap: true, name: 'ingest' });
     }
 
@@ -184,6 +208,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        await deps.notify.stop();
         await deps.outbox.stop();
         await store.close();
         lock?.release();

@@ -12,7 +12,7 @@ import { withLock, type LockDoc } from '../store/locks.js';
 import type { DocumentStore, Keyed } from '../store/port.js';
 
 /** A change-log entry before its id and version are known (the shape of ChangeLogEntry without them). */
-export type PendingChange = Record<string, unknown> & { ruleId: string };
+export type PendingChange = object;
 
 interface JournalHead {
   id: string; // `${version}`

@@ -1,11 +1,12 @@
 // sources -> parse -> validate (ajv) -> diff -> upsert -> change log -> corpus version.
 // Idempotent: a second run of the same input finds every record unchanged, writes nothing and says so.
-import type { CanonicalDoc, CoverageRuleDoc, ResourceType } from '../domain/documents.js';
+import type { CanonicalDoc, CoverageRuleDoc, RegulatoryEventDoc, ResourceType } from '../domain/documents.js';
 import { COLLECTION_OF, RESOURCE_TYPES } from '../domain/documents.js';
 import { stableStringify } from '../domain/stable-json.js';
 import { COLLECTIONS, readCorpusVersion } from '../store/collections.js';
 import { commitIngest, replayJournal, withIngestLock } from './journal.js';
 import type { DocumentStore, Keyed } from '../store/port.js';
+import { eventChange, ruleFacts, type EventChangeLogEntry, type RuleFacts } from './change-facts.js';
 import { readSources, type SourceRecord } from './read-sources.js';
 import { validateDocument } from './validate.js';
 
@@ -42,6 +43,9 @@ export interface ChangeLogEntry {
   payerId?: string;
   summary: string;
   sourceUrl: string;
+  /** The served facts before (absent for an added rule) and after the change (the change feed shows old -> new). */
+  before?: RuleFacts;
+  after?: RuleFacts;
 }
 
 /** What an ingest reads: a file or directory path, or records sent inline (the admin interface, the CLI). */
@@ -50,7 +54,11 @@ export type IngestSource = string | { records: readonly unknown[]; name?: string
 export interface IngestDeps {
   store: DocumentStore;
   now: () => Date;
+  /** Progress of long runs (the CLI draws a bar): records validated, then collections written. */
+  onProgress?: IngestProgress;
 }
+
+export type IngestProgress = (p: { phase: 'validate' | 'write'; done: number; total: number }) => void;
 
 /** The parts of a document that carry meaning: server-managed meta is left out of the comparison. */
 function contentOf(doc: CanonicalDoc): string {
@@ -79,7 +87,9 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
   const rejected: RejectedRecord[] = [];
   const valid = new Map<ResourceType, Map<string | number, CanonicalDoc>>(RESOURCE_TYPES.map((t) => [t, new Map()]));
 
+  let seen = 0;
   for (const rec of records) {
+    if (++seen % 500 === 0 || seen === records.length) deps.onProgress?.({ phase: 'validate', done: seen, total: records.length });
     if (rec.parseError) {
       rejected.push({ file: rec.file, line: rec.line, reason: rec.parseError });
       continue;
@@ -118,7 +128,7 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
   // compared is what is stored, and the journal makes the writes, their change log and the version one unit.
   return withIngestLock(store, async () => {
     await replayJournal(store);
-    return diffAndCommit(store, deps.now(), valid, rejected, records.length, files);
+    return diffAndCommit(store, deps.now(), valid, rejected, records.length, files, deps.onProgress);
   });
 }
 
@@ -129,6 +139,7 @@ async function diffAndCommit(
   rejected: RejectedRecord[],
   received: number,
   files: string[],
+  onProgress?: IngestProgress,
 ): Promise<IngestReport> {
   const report: IngestReport = {
     files,
@@ -143,7 +154,8 @@ async function diffAndCommit(
     corpusChanged: false,
   };
   const pendingWrites: { type: ResourceType; docs: CanonicalDoc[] }[] = [];
-  const changes: Omit<ChangeLogEntry, 'id' | 'corpusVersion'>[] = [];
+  const changes: (Omit<ChangeLogEntry, 'id' | 'corpusVersion'> | Omit<EventChangeLogEntry, 'id' | 'corpusVersion'>)[] = [];
+
   for (const type of RESOURCE_TYPES) {
     const incoming = valid.get(type)!;
     if (!incoming.size) continue;
@@ -176,9 +188,12 @@ async function diffAndCommit(
           ...(doc.payer ? { payerId: doc.payer.id } : {}),
           summary: describeRule(doc),
           sourceUrl: doc.source.url,
+          ...(prev ? { before: ruleFacts(prev) } : {}),
+          after: ruleFacts(doc),
         });
         if (retiredNow) report.retired++;
       }
+      if (doc.resourceType === 'RegulatoryEvent') changes.push(eventChange(doc as RegulatoryEventDoc, !!before, now.toISOString()));
       if (before) counts.changed++;
       else counts.added++;
       writes.push(toWrite);
@@ -194,6 +209,7 @@ async function diffAndCommit(
 
   const version = report.corpusVersion + 1;
   await commitIngest(store, version, pendingWrites, changes, now.toISOString());
+  onProgress?.({ phase: 'write', done: pendingWrites.length, total: pendingWrites.length });
   report.corpusVersion = version;
   report.corpusChanged = true;
   return report;

@@ -19,6 +19,7 @@ export const COLLECTIONS = {
   accessTokens: 'access_tokens',
   jwtIds: 'jwt_ids',
   outbox: 'outbox',
+  ingestRuns: 'ingest_runs',
   /** Write-ahead records of ingests in progress (src/ingest/journal.ts). */
   ingestJournal: 'ingest_journal',
   /** Lease locks (src/store/locks.ts). */
