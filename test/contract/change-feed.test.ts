@@ -125,7 +125,7 @@ describe('change feed /v1/watch/feed.xml and /v1/watch/feed.json', () => {
   it('when filtered by state, program and since, then only matching changes are listed; bad filters are 400 naming them', async () => {
     clock = new Date('2026-11-22T00:00:00.000Z');
     await ingest([rule({ state: 'CA', program: 'chip', code: 'dental', kind: 'service', paType: 'conditional' })]);
-    const byState = await request(t.app.handler).get('/v1/watch/feed.json?state=ca');
+    const byState = await request(t.app.handler).get('/v1/watch/feed.json?state=CA');
     expectOpenApi(t.app.routes, byState);
     const items = (byState.body as { items: { _prauth: { state: string; action: string; program: string } }[] }).items;
     expect(items.map((i) => `${i._prauth.state} ${i._prauth.action}`)).to.deep.equal(['CA changed', 'CA added']);
