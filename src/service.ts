@@ -14,6 +14,7 @@ import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
+import { createOutbox } from './services/outbox.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -72,6 +73,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const gate = createAccessGate({ limits, usage, now });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
+  const outbox = createOutbox({ store, now, log });
   return {
     ...inputs,
     keys,
@@ -79,6 +81,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    outbox,
   };
 }
 
@@ -103,6 +106,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    deps.outbox.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
     const server = createServer(app.handler);
@@ -140,6 +144,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        await deps.outbox.stop();
         await store.close();
         lock?.release();
       },

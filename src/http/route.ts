@@ -10,6 +10,7 @@ import type { KeyPrincipal, KeyService } from '../services/keys.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
+import type { Outbox } from '../services/outbox.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -80,6 +81,8 @@ export interface AppDeps {
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
+  /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
+  outbox: Outbox;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
 }
@@ -104,6 +107,8 @@ export interface RouteDef {
   /** An add-on the subscription must include (spec 5.5: compare). */
   addOn?: 'compare';
   surface: Surface;
+  /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
+  bodyType?: 'json' | 'form';
   /** Cache-Control for successful responses. */
   cache?: string;
   deprecated?: boolean;

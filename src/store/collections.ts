@@ -15,6 +15,7 @@ export const COLLECTIONS = {
   usage: 'usage',
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
+  outbox: 'outbox',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {
