@@ -4,7 +4,7 @@
 /** The implementation guides we follow, with the version whose shapes we emit. */
 export const IMPLEMENTATION_GUIDES = {
   usdf: { canonical: 'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary', version: '2.1.0' },
-  dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.2.0' },
+  dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.0.1' },
   pas: { canonical: 'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas', version: '2.2.1' },
   crd: { canonical: 'http://hl7.org/fhir/us/davinci-crd/ImplementationGuide/hl7.fhir.us.davinci-crd', version: '2.2.1' },
 } as const;
@@ -36,22 +36,42 @@ export const USDF_CS = {
 const DTR = 'http://hl7.org/fhir/us/davinci-dtr';
 export const DTR_PROFILE = {
   stdQuestionnaire: `${DTR}/StructureDefinition/dtr-std-questionnaire`,
+  adaptQuestionnaire: `${DTR}/StructureDefinition/dtr-questionnaire-adapt`,
   questionnaireResponse: `${DTR}/StructureDefinition/dtr-questionnaireresponse`,
   packageBundle: `${DTR}/StructureDefinition/DTR-QPackageBundle`,
+  inputParameters: `${DTR}/StructureDefinition/dtr-qpackage-input-parameters`,
   outputParameters: `${DTR}/StructureDefinition/dtr-qpackage-output-parameters`,
 } as const;
 export const DTR_EXT = {
   qrContext: `${DTR}/StructureDefinition/qr-context`,
+  intendedUse: `${DTR}/StructureDefinition/intendedUse`,
+  informationOrigin: `${DTR}/StructureDefinition/information-origin`,
 } as const;
-export const DTR_OPERATION = { questionnairePackage: `${DTR}/OperationDefinition/questionnaire-package` } as const;
-/** DTR 2.2.0 renamed the output parameter; we emit the 2.2.0 name and read both. */
-export const DTR_PACKAGE_PARAM = 'packagebundle';
-export const DTR_PACKAGE_PARAM_LEGACY = 'PackageBundle';
+export const DTR_OPERATION = {
+  questionnairePackage: `${DTR}/OperationDefinition/questionnaire-package`,
+  /** DTR 2.0.1 uses SDC's $next-question for adaptive forms. */
+  nextQuestion: 'http://hl7.org/fhir/uv/sdc/OperationDefinition/Questionnaire-next-question',
+} as const;
+/** DTR 2.0.1 (dtr-qpackage-output-parameters) names the output parameter `PackageBundle`; 2.2.0 renamed it. We emit the 2.0.1 name and read both. */
+export const DTR_PACKAGE_PARAM = 'PackageBundle';
+export const DTR_PACKAGE_PARAM_LEGACY = 'packagebundle';
+/** The output profile's slice for warnings is named `operationOutcome` (the OperationDefinition says `outcome`). */
+export const DTR_OUTCOME_PARAM = 'operationOutcome';
 
 export const SDC_EXT = {
   launchContext: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-launchContext',
+  initialExpression: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-initialExpression',
+  candidateExpression: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-candidateExpression',
+  contextExpression: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-contextExpression',
+  itemPopulationContext: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-itemPopulationContext',
+  questionnaireAdaptive: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-questionnaireAdaptive',
+  /** Core extensions SDC and DTR use. */
+  variable: 'http://hl7.org/fhir/StructureDefinition/variable',
+  cqfLibrary: 'http://hl7.org/fhir/StructureDefinition/cqf-library',
+  mimeType: 'http://hl7.org/fhir/StructureDefinition/mimeType',
 } as const;
 export const SDC_LAUNCH_CONTEXT_CS = 'http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext';
+export const SDC_PROFILE = { library: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-library' } as const;
 
 const PAS = 'http://hl7.org/fhir/us/davinci-pas';
 export const PAS_PROFILE = {
@@ -84,6 +104,7 @@ export const CRD_EXT = {
   billingOptions: `${CRD}/StructureDefinition/ext-billing-options`,
 } as const;
 export const CRD_TEMP_CS = `${CRD}/CodeSystem/temp`;
+export const CRD_PROFILE = { coverage: `${CRD}/StructureDefinition/profile-coverage` } as const;
 export const CRD_VERSION = '2.2';
 export const CDS_CARD_TYPE_CS = 'http://terminology.hl7.org/CodeSystem/cdshooks-card-type';
 

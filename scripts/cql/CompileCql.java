@@ -5,6 +5,7 @@
 // Run by scripts/cql/compile.sh (java's single-file source launcher; nothing to build).
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.cqframework.cql.cql2elm.ModelManager;
 import org.cqframework.cql.cql2elm.model.CompiledLibrary;
 import org.cqframework.cql.cql2elm.quick.FhirLibrarySourceProvider;
 import org.hl7.elm.r1.Library;
+import org.hl7.elm.r1.VersionedIdentifier;
 
 public class CompileCql {
     public static void main(String[] args) throws IOException {
@@ -43,6 +45,7 @@ public class CompileCql {
                 CqlCompilerOptions.Options.DisableListDemotion,
                 CqlCompilerOptions.Options.DisableListPromotion);
         TreeMap<String, String> elm = new TreeMap<>();
+        TreeMap<String, String> versions = new TreeMap<>();
         boolean failed = false;
         // One model and library manager for the folder: FHIRHelpers and the model info are loaded once.
         ModelManager models = new ModelManager();
@@ -64,6 +67,7 @@ public class CompileCql {
                 Library lib = compiled.getLibrary();
                 String name = lib.getIdentifier().getId();
                 if (!elm.containsKey(name)) elm.put(name, CqlTranslator.convertToJson(lib));
+                versions.put(name, lib.getIdentifier().getVersion());
             }
             elm.put(translator.toELM().getIdentifier().getId(), translator.toJson());
         }
@@ -74,6 +78,14 @@ public class CompileCql {
         for (var e : elm.entrySet()) {
             Files.writeString(out.resolve(e.getKey() + ".json"), e.getValue().strip() + "\n", StandardCharsets.UTF_8);
             System.err.printf("wrote %s%n", out.resolve(e.getKey() + ".json"));
+            // A library that came from the translator's own provider (FHIRHelpers): keep its CQL text too, so a
+            // package can carry both representations of every library.
+            if (!Files.exists(in.resolve(e.getKey() + ".cql"))) {
+                var id = new VersionedIdentifier().withId(e.getKey()).withVersion(versions.get(e.getKey()));
+                try (InputStream src = new FhirLibrarySourceProvider().getLibrarySource(id)) {
+                    if (src != null) Files.write(out.resolve(e.getKey() + ".cql"), src.readAllBytes());
+                }
+            }
         }
     }
 }

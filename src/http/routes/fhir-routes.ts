@@ -54,6 +54,7 @@ const OK: Record<string, string> = {
   'fhir-formulary': 'Bundle',
   'fhir-dtr-questionnaire': 'Questionnaire',
   'fhir-questionnaire-package': 'Parameters',
+  'fhir-next-question': 'QuestionnaireResponse',
   'fhir-claim-submit': 'Bundle',
 };
 

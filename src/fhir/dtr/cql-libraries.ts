@@ -1,0 +1,93 @@
+// The CQL libraries of the DTR questionnaires as FHIR Library resources: the CQL text (cql/*.cql) and the ELM JSON
+// the reference translator produced (cql/elm/*.json, committed; scripts/cql/compile.sh regenerates it). Read once
+// from the repository's cql/ folder, found upward from this module so it works from src/ (tsx) and dist/src/.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Library, RelatedArtifact } from 'fhir/r4';
+
+export interface CqlLibrary {
+  name: string;
+  version: string;
+  cql: string;
+  elm: string;
+  /** Names of the libraries its ELM includes (FHIRHelpers, DTRCommon...). */
+  includes: string[];
+}
+
+function cqlDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    if (existsSync(join(dir, 'cql', 'elm'))) return join(dir, 'cql');
+    dir = dirname(dir);
+  }
+  throw new Error('cql/elm not found above the DTR module: the CQL libraries ship with the service');
+}
+
+let loaded: Map<string, CqlLibrary> | undefined;
+
+/** Every library with its CQL and ELM, by name. */
+export function cqlLibraries(): Map<string, CqlLibrary> {
+  if (loaded) return loaded;
+  const dir = cqlDir();
+  const out = new Map<string, CqlLibrary>();
+  for (const file of readdirSync(join(dir, 'elm')).filter((f) => f.endsWith('.json')).sort()) {
+    const name = file.slice(0, -'.json'.length);
+    const elm = readFileSync(join(dir, 'elm', file), 'utf8');
+    const lib = (JSON.parse(elm) as { library: { identifier: { id: string; version: string }; includes?: { def?: { path: string }[] } } }).library;
+    const source = [join(dir, `${name}.cql`), join(dir, 'elm', `${name}.cql`)].find((p) => existsSync(p));
+    if (!source) throw new Error(`No CQL source for ${name}`);
+    out.set(name, { name, version: lib.identifier.version, cql: readFileSync(source, 'utf8'), elm, includes: (lib.includes?.def ?? []).map((d) => d.path) });
+  }
+  loaded = out;
+  return out;
+}
+
+export function cqlLibrary(name: string): CqlLibrary | undefined {
+  return cqlLibraries().get(name);
+}
+
+/** The library and, recursively, every library it depends on (each once, dependencies after their dependents). */
+export function withDependencies(name: string): CqlLibrary[] {
+  const seen = new Map<string, CqlLibrary>();
+  const visit = (n: string): void => {
+    const lib = cqlLibrary(n);
+    if (!lib || seen.has(n)) return;
+    seen.set(n, lib);
+    lib.includes.forEach(visit);
+  };
+  visit(name);
+  return [...seen.values()];
+}
+
+export const libraryUrl = (base: string, name: string): string => `${base}/v1/Library/${name}`;
+
+const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+/** The FHIR Library: both representations (text/cql and application/elm+json), dependencies as depends-on. */
+export function toLibraryResource(lib: CqlLibrary, base: string, date: string): Library {
+  const relatedArtifact: RelatedArtifact[] = lib.includes
+    .map((n) => cqlLibrary(n))
+    .filter((d): d is CqlLibrary => !!d)
+    .map((d) => ({ type: 'depends-on', display: `${d.name} ${d.version}`, resource: `${libraryUrl(base, d.name)}|${d.version}` }));
+  return {
+    resourceType: 'Library',
+    id: lib.name,
+    text: {
+      status: 'generated',
+      div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>CQL library ${lib.name} ${lib.version} (CQL and ELM JSON)${relatedArtifact.length ? `, depends on ${relatedArtifact.map((r) => r.display).join(', ')}` : ''}.</p></div>`,
+    },
+    url: libraryUrl(base, lib.name),
+    version: lib.version,
+    name: lib.name,
+    title: lib.name === 'FHIRHelpers' ? 'FHIRHelpers (HL7 FHIR R4 type conversions for CQL)' : `${lib.name}: pre-population logic for prior-authorization questionnaires`,
+    status: 'active',
+    type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/library-type', code: 'logic-library' }] },
+    date,
+    ...(relatedArtifact.length ? { relatedArtifact } : {}),
+    content: [
+      { contentType: 'text/cql', data: b64(lib.cql) },
+      { contentType: 'application/elm+json', data: b64(lib.elm) },
+    ],
+  };
+}
