@@ -47,17 +47,20 @@ export function cqlLibrary(name: string): CqlLibrary | undefined {
   return cqlLibraries().get(name);
 }
 
-/** The library and, recursively, every library it depends on (each once, dependencies after their dependents). */
+/**
+ * The library and, recursively, every library it depends on, each once and after every library that includes it
+ * (ordered by longest include path from the root, then name): DTRDevice, DTRCommon, FHIRHelpers.
+ */
 export function withDependencies(name: string): CqlLibrary[] {
-  const seen = new Map<string, CqlLibrary>();
-  const visit = (n: string): void => {
+  const depth = new Map<string, number>();
+  const visit = (n: string, d: number): void => {
     const lib = cqlLibrary(n);
-    if (!lib || seen.has(n)) return;
-    seen.set(n, lib);
-    lib.includes.forEach(visit);
+    if (!lib || (depth.get(n) ?? -1) >= d) return;
+    depth.set(n, d);
+    for (const inc of lib.includes) visit(inc, d + 1);
   };
-  visit(name);
-  return [...seen.values()];
+  visit(name, 0);
+  return [...depth].sort(([a, da], [b, db]) => da - db || a.localeCompare(b)).map(([n]) => cqlLibrary(n)!);
 }
 
 export const libraryUrl = (base: string, name: string): string => `${base}/v1/Library/${name}`;

@@ -13,7 +13,7 @@ import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRul
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
 import { firstQuestions } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
-import { hasAdaptiveForm, ruleFromCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
+import { adaptiveAddress, hasAdaptiveForm, ruleFromCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
 
 export interface PackageInput {
@@ -132,7 +132,8 @@ function packageBundle(sel: Selected, input: PackageInput, base: string, now: Da
   const questionnaire = sel.adaptive ? toAdaptiveQuestionnaire(rule, base) : toDtrQuestionnaire(rule, base);
   const libraries = withDependencies(PATTERN_LIBRARY[patternOf(rule)]).map((l) => toLibraryResource(l, base, rule.verification.lastVerified));
   const valueSets = patternItems(rule, base).valueSets.map((k) => toValueSet(k, base, now));
-  const qrId = uuidFrom(`${questionnaire.url}|${questionnaire.version}|${coverage.id ?? ''}|${sel.orders.map((o) => o.id).join(',')}`);
+  const address = sel.adaptive ? adaptiveAddress(base, rule) : questionnaire.url!;
+  const qrId = uuidFrom(`${address}|${questionnaire.version}|${coverage.id ?? ''}|${sel.orders.map((o) => o.id).join(',')}`);
   const envelope = responseEnvelope(rule, coverage, sel.orders);
   const qr: QuestionnaireResponse = sel.adaptive
     ? { ...firstQuestions(rule, base, envelope, now), id: qrId }
@@ -147,14 +148,14 @@ function packageBundle(sel: Selected, input: PackageInput, base: string, now: Da
         item: responseItems(questionnaire.item),
       };
   const entries: BundleEntry[] = [
-    { fullUrl: questionnaire.url, resource: questionnaire },
+    { fullUrl: address, resource: questionnaire },
     ...libraries.map((l) => ({ fullUrl: l.url, resource: l })),
     ...valueSets.map((v) => ({ fullUrl: v.url, resource: v })),
     { fullUrl: `urn:uuid:${qrId}`, resource: qr },
   ];
   return {
     resourceType: 'Bundle',
-    id: `pkg-${shortHash(`${questionnaire.url}|${questionnaire.version}|${qrId}`)}`,
+    id: `pkg-${shortHash(`${address}|${questionnaire.version}|${qrId}`)}`,
     meta: { profile: [DTR_PROFILE.packageBundle] },
     type: 'collection',
     timestamp: now.toISOString(),

@@ -14,7 +14,8 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 
 export const staticId = (r: Pick<CoverageRuleDoc, 'jurisdiction' | 'program' | 'subject'>): string => fhirId('pa', r.jurisdiction, r.program, r.subject.code);
 export const adaptiveId = (r: Pick<CoverageRuleDoc, 'jurisdiction' | 'program' | 'subject'>): string => fhirId('adaptive', r.jurisdiction, r.program, r.subject.code);
-export const adaptiveUrl = (base: string, r: Pick<CoverageRuleDoc, 'jurisdiction' | 'program' | 'subject'>): string => `${base}/v1/Questionnaire/${adaptiveId(r)}`;
+/** Where the adaptive form is read (and how a client names it in $questionnaire-package): it has no canonical url of its own. */
+export const adaptiveAddress = (base: string, r: Pick<CoverageRuleDoc, 'jurisdiction' | 'program' | 'subject'>): string => `${base}/v1/Questionnaire/${adaptiveId(r)}`;
 
 function heading(rule: CoverageRuleDoc): QuestionnaireItem[] {
   const r = rule.requirement;
@@ -95,7 +96,7 @@ export function toAdaptiveQuestionnaire(rule: CoverageRuleDoc, base: string, ite
       { url: SDC_EXT.questionnaireAdaptive, valueBoolean: true },
       { url: SDC_EXT.cqfLibrary, valueCanonical: libraryUrl(base, PATTERN_LIBRARY[patternOf(rule)]) },
     ],
-    url: adaptiveUrl(base, rule),
+    // No url: sdc-questionnaire-adapt forbids one (each session's form is its own); derivedFrom names the static form.
     name: pascal(`pa ${rule.jurisdiction} ${rule.program} ${rule.subject.code} adaptive`).slice(0, 255),
     derivedFrom: [`${questionnaireUrl(base, rule)}|${c.version}`],
     ...c,
