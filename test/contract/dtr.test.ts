@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { Bundle, Library, Parameters, Questionnaire, QuestionnaireItem, QuestionnaireResponse, QuestionnaireResponseItemAnswer, Resource, ValueSet } from 'fhir/r4';
 import { DTR_PROFILE, SDC_EXT } from '../../fhir-profiles/canonicals.js';
+import { example } from '../support/fhir-corpus.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { validateAgainst } from '../support/ig-validate.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
@@ -83,7 +84,9 @@ function expectKitChecks(p: Parameters): void {
   }
 }
 
-describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', () => {
+describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function () {
+  // The first validation loads base R4 and the IG packages (seconds on a loaded machine).
+  this.timeout(120_000);
   let t: TestApp;
   let key: string;
   before(async () => {
@@ -132,6 +135,23 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', () => {
       expect(qr.subject).to.deep.equal({ reference: 'Patient/dtr-pat-1' });
       expect(qr.extension!.filter((e) => e.url.endsWith('/qr-context')).map((e) => e.valueReference!.reference)).to.deep.equal(['Coverage/cov-1', 'DeviceRequest/dtr-devreq-o2']);
       expect(qr.extension!.find((e) => e.url.endsWith('/intendedUse'))!.valueCodeableConcept!.coding![0]!.code).to.equal('withpa');
+    });
+
+    it('when the DTR test kit sends its oxygen preset verbatim (E0424 on the Blue Button HCPCS system, Coverage "MedicarePartA", no Patient) with a key for one state, then a valid package', async () => {
+      const txOnly = await t.key({ name: 'kit', states: ['TX'] });
+      const res = await post('/v1/Questionnaire/$questionnaire-package/', example('dtr-kit-payer-server-e0424-questionnaire-package-request.json'), 'application/json', txOnly);
+      expect(res.status, JSON.stringify(res.body).slice(0, 400)).to.equal(200);
+      expectValidPackage(res.body);
+      expectKitChecks(res.body);
+      const [b] = bundlesOf(res.body);
+      expect(b!.entry![0]!.resource!.id).to.equal('pa-tx-medicare-traditional-durable-medical-equipment');
+      const qr = byType<QuestionnaireResponse>(b!, 'QuestionnaireResponse')[0]!;
+      expect(qr.extension!.filter((e) => e.url.endsWith('/qr-context')).map((e) => e.valueReference!.reference)).to.deep.equal(['Coverage/cov015', 'DeviceRequest/devreq015']);
+      expect(qr.subject).to.deep.equal({ reference: 'Patient/pat015' });
+      // a key for every state cannot tell the member's state from this request: 404 saying so
+      const any = await post('/v1/Questionnaire/$questionnaire-package/', example('dtr-kit-payer-server-e0424-questionnaire-package-request.json'), 'application/json');
+      expect(any.status).to.equal(404);
+      expect(any.body.issue[0].diagnostics).to.contain('DeviceRequest/devreq015');
     });
 
     it('when a procedure (CPT 70553) is sent, then the service Questionnaire with DTRService and its conservative-treatment branch', async () => {
@@ -206,7 +226,6 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', () => {
 
     const malformed: [string, unknown, string, string][] = [
       ['not Parameters', { resourceType: 'Patient' }, 'Parameters', 'Send a Parameters resource'],
-      ['parameter not an array', { resourceType: 'Parameters', parameter: { name: 'coverage' } }, 'Parameters.parameter', 'must be an array'],
       ['no coverage', { resourceType: 'Parameters', parameter: [{ name: 'context', valueString: 'x' }] }, 'Parameters.parameter', "'coverage' parameter"],
       ['coverage holds a Patient', packageInput({ resourceType: 'Patient' }, { name: 'context', valueString: 'x' }), 'Parameters.parameter[0].resource', 'Coverage resource'],
       ['nothing to resolve', packageInput(coverage('medicaid_mco')), 'Parameters.parameter', "at least one of 'order', 'questionnaire' or 'context'"],
@@ -214,7 +233,7 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', () => {
       ['questionnaire without a canonical', packageInput(coverage('medicaid_mco'), { name: 'questionnaire', valueString: 'x' }), 'Parameters.parameter[1].valueCanonical', 'valueCanonical'],
       ['context as a number', packageInput(coverage('medicaid_mco'), { name: 'context', valueInteger: 3 }), 'Parameters.parameter[1].valueString', 'valueString'],
       ['two contexts', packageInput(coverage('medicaid_mco'), { name: 'context', valueString: 'a' }, { name: 'context', valueString: 'b' }), 'Parameters.parameter[2]', 'At most one'],
-      ['changedsince not an instant', packageInput(coverage('medicaid_mco'), { name: 'context', valueString: 'a' }, { name: 'changedsince', valueInstant: 'yesterday' }), 'Parameters.parameter[2].valueInstant', 'valueInstant'],
+      ['changedsince not an instant', packageInput(coverage('medicaid_mco'), { name: 'context', valueString: 'a' }, { name: 'changedsince', valueDateTime: '2026-01' }), 'Parameters.parameter[2].valueInstant', 'valueInstant'],
       ['unknown parameter', packageInput(coverage('medicaid_mco'), { name: 'patient', valueString: 'a' }), 'Parameters.parameter[1].name', "Unknown parameter 'patient'"],
     ];
     for (const [what, body, expression, message] of malformed) {

@@ -170,7 +170,7 @@ export type PackageOutcome = { kind: 'ok'; parameters: Parameters; scope: { stat
  * (static or adaptive form), else each order's codes resolved against the member's coverage. Warnings for what
  * could not be used go to the output's OperationOutcome.
  */
-export function questionnairePackage(model: ReadModel, input: PackageInput, opts: { base: string; now: Date; hints?: ExplicitHints }): PackageOutcome {
+export function questionnairePackage(model: ReadModel, input: PackageInput, opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints }): PackageOutcome {
   const found = new Map<string, Selected>();
   const warnings: string[] = input.unsupportedOrders.map((o) => `${o}: orders of this type are not evaluated (ServiceRequest, DeviceRequest and MedicationRequest are)`);
   const add = (rule: CoverageRuleDoc, adaptive: boolean, orders: OrderResource[]): void => {
@@ -195,6 +195,7 @@ export function questionnairePackage(model: ReadModel, input: PackageInput, opts
       coverage,
       patient: patient?.resourceType === 'Patient' ? (patient as Patient) : undefined,
       hints: opts.hints,
+      fallback: opts.fallback,
       lookup,
       today: opts.now.toISOString().slice(0, 10),
     });

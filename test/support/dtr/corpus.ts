@@ -24,7 +24,6 @@ export function dtrCorpus(): CanonicalDoc[] {
   return [
     jurisdiction('TX'),
     jurisdiction('OK'),
-    mapping('hcpcs-e0424', { system: 'HCPCS', code: 'E0424', serviceCategory: 'durable_medical_equipment' }),
     mapping('cpt-70551-70553', { system: 'CPT', range: { from: '70551', to: '70553' }, serviceCategory: 'advanced_imaging' }),
     adalimumab,
     DME_RULE,
