@@ -213,12 +213,23 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
       expect(served.has(`POST /v1/cds-services/${s.id}`), s.id).to.equal(true);
       expect(openapi.paths[`/v1/cds-services/${s.id}`]?.post).to.not.equal(undefined);
     }
-    const fhirPaths = Object.keys(openapi.paths).filter((p) => /^\/v1\/(metadata|formulary|dtr|Claim|Questionnaire|cds-services)/.test(p)).sort();
+    const listed = /^\/v1\/(metadata|formulary|dtr|Claim|Questionnaire|Library|ValueSet|cds-services)/;
+    const fhirPaths = Object.keys(openapi.paths).filter((p) => listed.test(p)).sort();
     const declared = [
-      ...FHIR_DECLS.map((d) => (d.kind === 'path' ? d.path.replace(/:([a-z]+)/g, '{$1}') : `/v1/${d.resourceType}/{op}`)),
+      ...new Set(
+        FHIR_DECLS.flatMap((d) =>
+          d.kind === 'path'
+            ? [d.path.replace(/:([a-z]+)/g, '{$1}')]
+            : d.kind === 'resource'
+              ? [...(d.read ? [`/v1/${d.resourceType}/{id}`] : []), ...(d.search ? [`/v1/${d.resourceType}`, `/v1/${d.resourceType}/_search`] : [])]
+              : [`/v1/${d.resourceType}/{op}`],
+        ),
+      ),
       '/v1/cds-services',
       ...CDS_SERVICES.map((s) => `/v1/cds-services/${s.id}`),
-    ].sort();
+    ]
+      .filter((p) => listed.test(p))
+      .sort();
     expect(fhirPaths).to.deep.equal(declared);
   });
 });

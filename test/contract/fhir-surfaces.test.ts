@@ -53,12 +53,12 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(cs.implementationGuide).to.include.members([
         'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary|2.1.0',
         'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas|2.2.1',
-        'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr|2.2.0',
+        'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr|2.0.1',
       ]);
       const byType = Object.fromEntries(cs.rest[0].resource.map((r: Any) => [r.type, r]));
-      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'InsurancePlan', 'MedicationKnowledge', 'Questionnaire']);
+      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'InsurancePlan', 'Library', 'MedicationKnowledge', 'Questionnaire', 'ValueSet']);
       expect(byType.Claim.operation).to.deep.equal([{ name: 'submit', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-submit', documentation: 'PAS (2.2.1) Claim/$submit' }]);
-      expect(byType.Questionnaire.operation.map((o: Any) => o.name)).to.deep.equal(['questionnaire-package']);
+      expect(byType.Questionnaire.operation.map((o: Any) => o.name)).to.deep.equal(['questionnaire-package', 'next-question']);
       expect(byType.Basic.supportedProfile).to.deep.equal(['http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyItem']);
       expect(cs.rest[0].security.description).to.contain('x-api-key');
       expect(cs.implementation.url).to.equal('https://prauth.test/v1');
@@ -140,11 +140,13 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(res.body).to.include({ url: 'https://prauth.test/v1/dtr/questionnaire/TX/part_d/glp1_weight_loss', version: '1', status: 'active' });
       expect(res.body.subjectType).to.deep.equal(['Patient']);
       const ids = (items: Any[]): string[] => items.flatMap((i) => [i.linkId, ...ids(i.item ?? [])]);
+      // the drug pattern (docs/dtr.md): CQL-populated questions, the step-therapy branch, the documentation list as attachments
       expect(ids(res.body.item)).to.deep.equal([
-        'criteria', 'source', 'documentation', 'documentation.1', 'documentation.1.detail', 'documentation.2', 'documentation.2.detail',
-        'step-therapy', 'quantity-limit', 'new-start',
+        'criteria', 'source', 'diagnosis', 'requested-medication', 'body-weight', 'prescriber-visit-date',
+        'prior-therapy', 'prior-therapy-detail', 'prior-medications', 'prior-therapy-outcome', 'prior-therapy-dates', 'prior-therapy-exception',
+        'documentation', 'documentation-1', 'documentation-2', 'quantity-limit', 'new-start',
       ]);
-      expect(res.body.item[2].item[0].text).to.equal('Diagnosis: available and attached?');
+      expect(res.body.item.find((i: Any) => i.linkId === 'documentation').item[0]).to.include({ type: 'attachment', text: 'Diagnosis' });
     });
 
     it('when there is no rule or the drug is unknown, then 404 and 400 OperationOutcomes', async () => {
@@ -161,12 +163,13 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expectOpenApi(t.app.routes, res, 'POST');
       expectValidFhir(res.body);
-      expect(res.body.parameter.map((p: Any) => p.name)).to.deep.equal(['packagebundle']);
-      const [q, qr] = res.body.parameter[0].resource.entry.map((e: Any) => e.resource);
+      expect(res.body.parameter.map((p: Any) => p.name)).to.deep.equal(['PackageBundle']);
+      const entries = res.body.parameter[0].resource.entry.map((e: Any) => e.resource);
+      const [q, qr] = [entries[0], entries.at(-1)];
       expect(q.url).to.equal('https://prauth.test/v1/dtr/questionnaire/CT/medicaid_mco/laboratory');
       expect(qr).to.include({ status: 'in-progress', questionnaire: `${q.url}|${q.version}` });
       expect(qr.subject).to.deep.equal({ reference: 'Patient/examplepatient' });
-      expect(qr.extension[0].valueReference).to.deep.equal({ reference: 'ServiceRequest/ServiceRequestExample' });
+      expect(qr.extension.slice(0, 2).map((e: Any) => e.valueReference)).to.deep.equal([{ reference: 'Coverage/CoverageExample' }, { reference: 'ServiceRequest/ServiceRequestExample' }]);
     });
 
     it('when the CRD coverage-assertion-id is given as context, then that rule is packaged', async () => {

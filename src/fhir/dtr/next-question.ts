@@ -47,11 +47,15 @@ function collect(items: QuestionnaireResponseItem[] | undefined, into: Answers):
 function holds(c: QuestionnaireItemEnableWhen, answers: Answers): boolean {
   const given = answers.get(c.question) ?? [];
   if (c.operator === 'exists') return (given.length > 0) === (c.answerBoolean ?? true);
-  return given.some((a) => {
+  const equal = (a: QuestionnaireResponseItemAnswer): boolean => {
     if (c.answerBoolean !== undefined) return a.valueBoolean === c.answerBoolean;
     if (c.answerCoding) return a.valueCoding?.code === c.answerCoding.code && (!c.answerCoding.system || a.valueCoding?.system === c.answerCoding.system);
     return false;
-  });
+  };
+  // R4: '=' holds when some answer equals the value, '!=' when some answer differs; neither holds while unanswered.
+  if (c.operator === '!=') return given.some((a) => !equal(a));
+  if (c.operator === '=') return given.some(equal);
+  return false;
 }
 const enabled = (s: Step, answers: Answers): boolean => s.conditions.every((c) => holds(c, answers));
 

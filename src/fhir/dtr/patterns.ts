@@ -23,8 +23,13 @@ const cql = (lib: string, def: string, name?: string): Expression => ({ ...(name
 const initial = (lib: string, def: string): Extension => ({ url: SDC_EXT.initialExpression, valueExpression: cql(lib, def) });
 const candidate = (lib: string, def: string): Extension => ({ url: SDC_EXT.candidateExpression, valueExpression: cql(lib, def) });
 const context = (lib: string, def: string, name: string): Extension => ({ url: SDC_EXT.contextExpression, valueExpression: cql(lib, def, name) });
+/** enableWhen on an answer; "no" is written `!= true` (R4: some answer differs from true), which is false while unanswered. */
 const when = (question: string, answer: boolean | { system: string; code: string }): QuestionnaireItem['enableWhen'] => [
-  typeof answer === 'boolean' ? { question, operator: '=', answerBoolean: answer } : { question, operator: '=', answerCoding: answer },
+  typeof answer === 'boolean'
+    ? answer
+      ? { question, operator: '=', answerBoolean: true }
+      : { question, operator: '!=', answerBoolean: true }
+    : { question, operator: '=', answerCoding: answer },
 ];
 
 export interface PatternItems {
