@@ -65,7 +65,17 @@ export function withDependencies(name: string): CqlLibrary[] {
 
 export const libraryUrl = (base: string, name: string): string => `${base}/v1/Library/${name}`;
 
-const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+// The base64 content of each library, computed once: FHIRHelpers' ELM alone is about 470 kB of text. The ELM is
+// sent without the translator's indentation (the same JSON value, a third smaller).
+const encoded = new Map<string, { cql: string; elm: string }>();
+function contentOf(lib: CqlLibrary): { cql: string; elm: string } {
+  let c = encoded.get(lib.name);
+  if (!c) {
+    c = { cql: Buffer.from(lib.cql, 'utf8').toString('base64'), elm: Buffer.from(JSON.stringify(JSON.parse(lib.elm)), 'utf8').toString('base64') };
+    encoded.set(lib.name, c);
+  }
+  return c;
+}
 
 /** The FHIR Library: both representations (text/cql and application/elm+json), dependencies as depends-on. */
 export function toLibraryResource(lib: CqlLibrary, base: string, date: string): Library {
@@ -89,8 +99,8 @@ export function toLibraryResource(lib: CqlLibrary, base: string, date: string): 
     date,
     ...(relatedArtifact.length ? { relatedArtifact } : {}),
     content: [
-      { contentType: 'text/cql', data: b64(lib.cql) },
-      { contentType: 'application/elm+json', data: b64(lib.elm) },
+      { contentType: 'text/cql', data: contentOf(lib).cql },
+      { contentType: 'application/elm+json', data: contentOf(lib).elm },
     ],
   };
 }
