@@ -61,6 +61,8 @@ export interface FhirOperationDecl extends FhirDeclBase {
   name: string;
   definition: string;
   queryParams: { name: string; description: string }[];
+  /** Also served at the instance level, POST [base]/{resourceType}/{id}/${name} (`params.id` set). */
+  instance?: boolean;
   run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
 }
 

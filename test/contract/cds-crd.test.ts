@@ -222,7 +222,7 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
             ? [d.path.replace(/:([a-z]+)/g, '{$1}')]
             : d.kind === 'resource'
               ? [...(d.read ? [`/v1/${d.resourceType}/{id}`] : []), ...(d.search ? [`/v1/${d.resourceType}`, `/v1/${d.resourceType}/_search`] : [])]
-              : [`/v1/${d.resourceType}/{op}`],
+              : [`/v1/${d.resourceType}/{op}`, ...(d.instance ? [`/v1/${d.resourceType}/{id}/{op}`] : [])],
         ),
       ),
       '/v1/cds-services',

@@ -307,6 +307,25 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function ()
       expect(qr.item!.find((i) => i.linkId === 'oxygen-saturation')!.answer![0]!.valueDecimal).to.equal(86);
     });
 
+    it('when the adaptive form is asked for at the instance level (POST /Questionnaire/{id}/$questionnaire-package, the kit\'s adaptive endpoint), then its adaptive package', async () => {
+      const res = await post('/v1/Questionnaire/adaptive-tx-medicare-traditional-durable-medical-equipment/$questionnaire-package', packageInput(coverage('medicare_traditional'), order(oxygenOrder())));
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
+      expectOpenApi(t.app.routes, res, 'POST');
+      expectValidPackage(res.body);
+      const q = bundlesOf(res.body)[0]!.entry![0]!.resource as Questionnaire;
+      expect(q.meta!.profile).to.deep.equal([DTR_PROFILE.adaptQuestionnaire]);
+      expect(q.derivedFrom).to.deep.equal([`${BASE}/v1/dtr/questionnaire/TX/medicare_traditional/durable_medical_equipment|${q.version}`]);
+      const unknown = await post('/v1/Questionnaire/nope/$questionnaire-package', packageInput(coverage('medicare_traditional'), order(oxygenOrder())));
+      expect(unknown.status).to.equal(404);
+      // an id naming a state outside the key: 403 whether or not there is such a rule
+      const okOnly = await t.key({ name: 'ok3', states: ['OK'] });
+      for (const id of ['adaptive-tx-medicare-traditional-durable-medical-equipment', 'adaptive-tx-medicare-traditional-hospice']) {
+        const r = await post(`/v1/Questionnaire/${id}/$questionnaire-package`, packageInput(coverage('medicare_traditional'), order(oxygenOrder())), 'application/fhir+json', okOnly);
+        expect(r.status, id).to.equal(403);
+        expect((await get(`/v1/Questionnaire/${id}`, okOnly)).status, id).to.equal(403);
+      }
+    });
+
     it('when the mobility category is answered, then the mobility questions follow instead of the oxygen ones', async () => {
       const first = bundlesOf(
         (await post('/v1/Questionnaire/$questionnaire-package', packageInput(coverage('medicare_traditional'), order(oxygenOrder()), { name: 'questionnaire', valueCanonical: `${BASE}/v1/Questionnaire/adaptive-tx-medicare-traditional-durable-medical-equipment` }))).body,

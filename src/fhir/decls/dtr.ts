@@ -2,14 +2,14 @@
 // Questionnaires, Libraries and ValueSets the packages carry.
 import { isDrugClass, isServiceCategory, JURISDICTIONS, PROGRAMS } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
-import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../decl-types.js';
+import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type Scope } from '../decl-types.js';
 import type { ExplicitHints } from '../resolve.js';
 import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
 import { nextQuestion, parseNextInput } from '../dtr/next-question.js';
 import { parsePackageInput, questionnairePackage } from '../dtr/package.js';
-import { ruleByQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
+import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
 import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
-import { isFailure } from '../outcome.js';
+import { isFailure, type Failure } from '../outcome.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',
@@ -48,7 +48,13 @@ function onlySubscribed(env: OpEnv): ExplicitHints {
   return { ...(states.length === 1 ? { state: states[0] } : {}), ...(programs.length === 1 ? { program: programs[0] } : {}) };
 }
 
-const notFound = (type: string, id: string): OpResult => ({ status: 404, code: 'not_found', message: `No ${type} '${id.slice(0, 64)}'`, expression: 'id' });
+/** The scope a questionnaire id names, for the subscription check before a 404. */
+const scopeOf = (id: string): { scope?: Scope } => {
+  const scope = scopeOfQuestionnaireId(id);
+  return scope ? { scope } : {};
+};
+
+const notFound = (type: string, id: string): Failure => ({ status: 404, code: 'not_found', message: `No ${type} '${id.slice(0, 64)}'`, expression: 'id' });
 
 const questionnaireRead: FhirResourceDecl = {
   kind: 'resource',
@@ -62,7 +68,7 @@ const questionnaireRead: FhirResourceDecl = {
   searchParams: [],
   read(id, env) {
     const hit = ruleByQuestionnaireId(env.model, id);
-    if (!hit) return notFound('Questionnaire', id);
+    if (!hit) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
     const scope = { states: [hit.rule.jurisdiction], programs: [hit.rule.program] };
     return { body: hit.adaptive ? toAdaptiveQuestionnaire(hit.rule, env.base) : toDtrQuestionnaire(hit.rule, env.base), scope };
   },
@@ -111,11 +117,15 @@ const questionnairePackageOp: FhirOperationDecl = {
   ],
   summary: 'DTR $questionnaire-package',
   description:
-    "dtr-qpackage-input-parameters in (coverage, order*, referenced*, questionnaire*, context, changedsince); dtr-qpackage-output-parameters out: one `PackageBundle` per questionnaire (the Questionnaire, its CQL Libraries with CQL and ELM, its ValueSets expanded, a draft QuestionnaireResponse) and an `operationOutcome` with warnings. The rule is found from `context` (CRD's coverage-assertion-id), a questionnaire canonical we issued (the adaptive form's canonical selects the adaptive form), or the orders' codes.",
+    "dtr-qpackage-input-parameters in (coverage, order*, referenced*, questionnaire*, context, changedsince); dtr-qpackage-output-parameters out: one `PackageBundle` per questionnaire (the Questionnaire, its CQL Libraries with CQL and ELM, its ValueSets expanded, a draft QuestionnaireResponse) and an `operationOutcome` with warnings. The rule is found from `context` (CRD's coverage-assertion-id), a questionnaire canonical we issued (the adaptive form's address selects the adaptive form), or the orders' codes. Also at the instance level, POST /Questionnaire/{id}/$questionnaire-package, for that questionnaire.",
+  instance: true,
   run(input, env) {
     const hints = queryHints(input.query);
     if (isFailure(hints)) return hints;
-    const parsed = parsePackageInput(input.body);
+    // Instance level (POST /Questionnaire/{id}/$questionnaire-package): that questionnaire, e.g. the adaptive form.
+    const id = input.params.id;
+    if (id !== undefined && !ruleByQuestionnaireId(env.model, id)) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
+    const parsed = parsePackageInput(input.body, id !== undefined ? [`${env.base}/v1/Questionnaire/${id}`] : []);
     if (isFailure(parsed)) return parsed;
     const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints, fallback: onlySubscribed(env) });
     if (isFailure(out)) return out;

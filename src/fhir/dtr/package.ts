@@ -34,12 +34,15 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d
 const bad = (message: string, expression: string): Failure => ({ status: 400, code: 'invalid_body', message, expression });
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The input Parameters, or a 400 naming the parameter that is not a valid package request. */
-export function parsePackageInput(body: unknown): PackageInput | Failure {
+/**
+ * The input Parameters, or a 400 naming the parameter that is not a valid package request. `questionnaires` are
+ * canonicals the request names outside the body (the instance-level form names one in its path).
+ */
+export function parsePackageInput(body: unknown, questionnaires: string[] = []): PackageInput | Failure {
   if (!isObj(body) || body.resourceType !== 'Parameters') return bad('Send a Parameters resource (dtr-qpackage-input-parameters)', 'Parameters');
   const params = body.parameter;
   if (params !== undefined && !Array.isArray(params)) return bad('Parameters.parameter must be an array', 'Parameters.parameter');
-  const out: PackageInput = { coverages: [], orders: [], unsupportedOrders: [], referenced: [], questionnaires: [] };
+  const out: PackageInput = { coverages: [], orders: [], unsupportedOrders: [], referenced: [], questionnaires: [...questionnaires] };
   for (const [i, raw] of (params ?? []).entries()) {
     const at = `Parameters.parameter[${i}]`;
     if (!isObj(raw) || typeof raw.name !== 'string') return bad('Every parameter needs a name', `${at}.name`);

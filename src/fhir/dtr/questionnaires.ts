@@ -3,7 +3,7 @@
 import type { Questionnaire, QuestionnaireItem } from 'fhir/r4';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
-import { PROGRAM_LABELS, subjectLabel } from '../../domain/vocabulary.js';
+import { isJurisdiction, PROGRAM_LABELS, PROGRAMS, subjectLabel } from '../../domain/vocabulary.js';
 import { DTR_PROFILE, SDC_EXT, SDC_LAUNCH_CONTEXT_CS } from '../../../fhir-profiles/canonicals.js';
 import { fhirId, questionnaireUrl, questionnaireVersion } from '../ids.js';
 import { libraryUrl } from './cql-libraries.js';
@@ -106,6 +106,18 @@ export function toAdaptiveQuestionnaire(rule: CoverageRuleDoc, base: string, ite
 }
 
 // ---- from ids and canonicals back to rules ----
+
+/**
+ * The state and program a questionnaire id names (pa-tx-medicaid-mco-...), whether or not a rule exists: the caller's
+ * subscription is checked against it before a 404 says there is none.
+ */
+export function scopeOfQuestionnaireId(id: string): { states: string[]; programs: string[] } | undefined {
+  const m = /^(?:pa|adaptive)-([a-z]{2})-(.+)$/.exec(id);
+  const state = m?.[1]?.toUpperCase();
+  if (!m || !state || !isJurisdiction(state)) return undefined;
+  const program = PROGRAMS.find((p) => m[2]!.startsWith(`${p.replace(/_/g, '-')}-`));
+  return program ? { states: [state], programs: [program] } : undefined;
+}
 
 const idIndex = new WeakMap<ReadModel, Map<string, { rule: CoverageRuleDoc; adaptive: boolean }>>();
 

@@ -203,6 +203,22 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
   };
 }
 
+/** POST /v1/{type}/{id}/{op} for the type's operations declared `instance` (e.g. Questionnaire/{id}/$questionnaire-package). */
+function instanceOperationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDef {
+  const type = operationRoute(resourceType, ops);
+  return {
+    ...type,
+    id: `fhir-${resourceType.toLowerCase()}-instance-operation`,
+    path: `/v1/${resourceType}/:id/:op`,
+    openapi: {
+      ...type.openapi,
+      summary: `${type.openapi.summary} (instance level)`,
+      description: `The same operations on one ${resourceType} (its id in the path).\n\n${type.openapi.description}`,
+      parameters: [{ name: 'id', in: 'path', required: true, description: `The ${resourceType} id`, schema: { type: 'string' } }, ...(type.openapi.parameters ?? [])],
+    },
+  };
+}
+
 export function fhirRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const byType = new Map<string, FhirOperationDecl[]>();
   for (const d of FHIR_DECLS) if (d.kind === 'operation') byType.set(d.resourceType, [...(byType.get(d.resourceType) ?? []), d]);
@@ -211,5 +227,6 @@ export function fhirRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     // Before the operation routes: POST /{type}/_search must not be taken for an operation named '_search'.
     ...FHIR_DECLS.filter((d): d is FhirResourceDecl => d.kind === 'resource').flatMap((d) => resourceRoutes(d, deps)),
     ...[...byType].map(([type, ops]) => operationRoute(type, ops)),
+    ...[...byType].filter(([, ops]) => ops.some((o) => o.instance)).map(([type, ops]) => instanceOperationRoute(type, ops.filter((o) => o.instance))),
   ];
 }
