@@ -52,9 +52,8 @@ export const DTR_OPERATION = {
   /** DTR 2.0.1 uses SDC's $next-question for adaptive forms. */
   nextQuestion: 'http://hl7.org/fhir/uv/sdc/OperationDefinition/Questionnaire-next-question',
 } as const;
-/** DTR 2.0.1 (dtr-qpackage-output-parameters) names the output parameter `PackageBundle`; 2.2.0 renamed it. We emit the 2.0.1 name and read both. */
+/** DTR 2.0.1 (dtr-qpackage-output-parameters) names the output parameter `PackageBundle` (2.2.0 renamed it `packagebundle`). */
 export const DTR_PACKAGE_PARAM = 'PackageBundle';
-export const DTR_PACKAGE_PARAM_LEGACY = 'packagebundle';
 /** The output profile's slice for warnings is named `operationOutcome` (the OperationDefinition says `outcome`). */
 export const DTR_OUTCOME_PARAM = 'operationOutcome';
 

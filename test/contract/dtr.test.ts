@@ -381,7 +381,8 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function ()
       const adaptive = await get('/v1/Questionnaire/adaptive-tx-medicare-traditional-durable-medical-equipment');
       expect(adaptive.status).to.equal(200);
       expect(dtrErrors(adaptive.body)).to.deep.equal([]);
-      for (const p of ['/v1/Questionnaire/pa-zz', '/v1/Library/Nope', '/v1/ValueSet/nope']) {
+      // no adaptive form where the documentation does not branch (the no-PA diagnostic imaging rule)
+      for (const p of ['/v1/Questionnaire/pa-zz', '/v1/Questionnaire/adaptive-tx-medicaid-mco-diagnostic-imaging', '/v1/Library/Nope', '/v1/ValueSet/nope']) {
         const res = await get(p);
         expect(res.status, p).to.equal(404);
         expect(res.body.resourceType).to.equal('OperationOutcome');

@@ -5,7 +5,7 @@
 import type { Bundle, BundleEntry, Coverage, Extension, OperationOutcome, Parameters, ParametersParameter, Patient, Questionnaire, QuestionnaireResponse, QuestionnaireResponseItem, Reference, FhirResource as Resource } from 'fhir/r4';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
-import { CRD_TEMP_CS, DTR_EXT, DTR_OUTCOME_PARAM, DTR_PACKAGE_PARAM, DTR_PACKAGE_PARAM_LEGACY, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
+import { CRD_TEMP_CS, DTR_EXT, DTR_OUTCOME_PARAM, DTR_PACKAGE_PARAM, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import { ruleLastUpdated, shortHash, uuidFrom } from '../ids.js';
 import type { Failure } from '../outcome.js';
 import type { OrderResource } from '../r4.js';
@@ -13,7 +13,7 @@ import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRul
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
 import { firstQuestions } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
-import { adaptiveAddress, hasAdaptiveForm, ruleFromCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
+import { adaptiveAddress, ruleFromCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
 
 export interface PackageInput {
@@ -242,10 +242,3 @@ export function questionnairePackage(model: ReadModel, input: PackageInput, opts
     },
   };
 }
-
-/** Offers the adaptive form's canonical for a rule whose documentation branches (for docs and clients). */
-export { hasAdaptiveForm };
-
-/** Reads the package bundles from an output Parameters, whichever DTR version named the parameter. */
-export const packageBundlesOf = (p: Parameters): Bundle[] =>
-  (p.parameter ?? []).filter((x) => x.name === DTR_PACKAGE_PARAM || x.name === DTR_PACKAGE_PARAM_LEGACY).map((x) => x.resource as Bundle);

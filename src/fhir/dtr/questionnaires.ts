@@ -82,7 +82,7 @@ export function toDtrQuestionnaire(rule: CoverageRuleDoc, base: string): Questio
 }
 
 /** Whether the rule's documentation branches, so an adaptive form is offered. */
-export const hasAdaptiveForm = (rule: CoverageRuleDoc, base: string): boolean => patternItems(rule, base).branches;
+export const hasAdaptiveForm = (rule: CoverageRuleDoc): boolean => patternItems(rule, '').branches;
 
 /** The adaptive form as the package carries it: no items yet ($next-question adds them), derived from the static one. */
 export function toAdaptiveQuestionnaire(rule: CoverageRuleDoc, base: string, items: QuestionnaireItem[] = []): Questionnaire {
@@ -121,14 +121,14 @@ export function scopeOfQuestionnaireId(id: string): { states: string[]; programs
 
 const idIndex = new WeakMap<ReadModel, Map<string, { rule: CoverageRuleDoc; adaptive: boolean }>>();
 
-/** The rule (and form variant) behind a Questionnaire id we serve, from an index built once per read model. */
+/** The rule (and form variant) behind a Questionnaire id we serve, from an index built once per read model; adaptive ids only for rules whose documentation branches. */
 export function ruleByQuestionnaireId(model: ReadModel, id: string): { rule: CoverageRuleDoc; adaptive: boolean } | undefined {
   let idx = idIndex.get(model);
   if (!idx) {
     idx = new Map();
     for (const rule of model.rules.values()) {
       idx.set(staticId(rule), { rule, adaptive: false });
-      idx.set(adaptiveId(rule), { rule, adaptive: true });
+      if (hasAdaptiveForm(rule)) idx.set(adaptiveId(rule), { rule, adaptive: true });
     }
     idIndex.set(model, idx);
   }
