@@ -190,6 +190,30 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function ()
       expect(timeless(bundlesOf(fromContext.body)[0])).to.deep.equal(timeless(bundlesOf(fromOrder.body)[0]));
     });
 
+    it('when the CRD order-sign answer for the same order is followed (its questionnaire canonical, or its coverage-assertion-id as context), then it opens that same package', async () => {
+      const cov = coverage('medicare_traditional');
+      const hook = {
+        hook: 'order-sign',
+        hookInstance: 'd1577c69-dfbe-44ad-ba6d-3e05e953b2ea',
+        context: { userId: 'Practitioner/dtr-prac-1', patientId: 'dtr-pat-1', draftOrders: { resourceType: 'Bundle', type: 'collection', entry: [{ resource: oxygenOrder() }] } },
+        prefetch: { patient: recordResource('dtr-pat-1'), coverage: { resourceType: 'Bundle', type: 'searchset', entry: [{ resource: cov }] } },
+      };
+      const crd = await request(t.app.handler).post('/v1/cds-services/service-coverage-requirements').set('x-api-key', key).send(hook);
+      expect(crd.status, JSON.stringify(crd.body).slice(0, 300)).to.equal(200);
+      const info = (crd.body.systemActions as Any[]).flatMap((a) => a.resource.extension ?? []).find((e: Any) => e.url.endsWith('/ext-coverage-information'));
+      const sub = (name: string) => info.extension.find((e: Any) => e.url === name);
+      const canonical = sub('questionnaire').valueCanonical as string;
+      const assertion = sub('coverage-assertion-id').valueString as string;
+      const fromOrder = await post('/v1/Questionnaire/$questionnaire-package', packageInput(cov, order(oxygenOrder()), patient()));
+      expect(fromOrder.status, JSON.stringify(fromOrder.body).slice(0, 300)).to.equal(200);
+      const fromCanonical = await post('/v1/Questionnaire/$questionnaire-package', packageInput(cov, order(oxygenOrder()), { name: 'questionnaire', valueCanonical: canonical }));
+      const fromContext = await post('/v1/Questionnaire/$questionnaire-package', packageInput(cov, order(oxygenOrder()), { name: 'context', valueString: assertion }));
+      const q = bundlesOf(fromOrder.body)[0]!.entry![0]!.resource as Questionnaire;
+      expect(canonical).to.equal(`${q.url}|${q.version}`);
+      expect(timeless(bundlesOf(fromCanonical.body)[0])).to.deep.equal(timeless(bundlesOf(fromOrder.body)[0]));
+      expect(timeless(bundlesOf(fromContext.body)[0])).to.deep.equal(timeless(bundlesOf(fromOrder.body)[0]));
+    });
+
     it('when a questionnaire canonical is unknown next to one that resolves, then the package plus an operationOutcome warning', async () => {
       const res = await post(
         '/v1/Questionnaire/$questionnaire-package',
