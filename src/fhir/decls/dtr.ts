@@ -127,7 +127,7 @@ const questionnairePackageOp: FhirOperationDecl = {
     if (id !== undefined && !ruleByQuestionnaireId(env.model, id)) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
     const parsed = parsePackageInput(input.body, id !== undefined ? [`${env.base}/v1/Questionnaire/${id}`] : []);
     if (isFailure(parsed)) return parsed;
-    const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints, fallback: onlySubscribed(env) });
+    const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints, fallback: onlySubscribed(env), inScope: env.inScope });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
   },

@@ -13,7 +13,7 @@ import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRul
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
 import { firstQuestions } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
-import { adaptiveAddress, ruleFromCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
+import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
 
 export interface PackageInput {
@@ -173,7 +173,11 @@ export type PackageOutcome = { kind: 'ok'; parameters: Parameters; scope: { stat
  * (static or adaptive form), else each order's codes resolved against the member's coverage. Warnings for what
  * could not be used go to the output's OperationOutcome.
  */
-export function questionnairePackage(model: ReadModel, input: PackageInput, opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints }): PackageOutcome {
+export function questionnairePackage(
+  model: ReadModel,
+  input: PackageInput,
+  opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints; inScope?: (scope: { states: string[]; programs: string[] }) => boolean },
+): PackageOutcome {
   const found = new Map<string, Selected>();
   const warnings: string[] = input.unsupportedOrders.map((o) => `${o}: orders of this type are not evaluated (ServiceRequest, DeviceRequest and MedicationRequest are)`);
   const add = (rule: CoverageRuleDoc, adaptive: boolean, orders: OrderResource[]): void => {
@@ -182,10 +186,20 @@ export function questionnairePackage(model: ReadModel, input: PackageInput, opts
     if (prior) for (const o of orders) if (!prior.orders.includes(o)) prior.orders.push(o);
     if (!prior) found.set(key, { rule, adaptive, orders: [...orders] });
   };
-  const ctxRule = input.context ? model.ruleById.get(input.context) : undefined;
+  // What the request names (canonicals, the coverage's state and program): the caller's key must cover it whether
+  // or not a rule exists there, so a 404 never tells what exists outside the subscription.
+  const named = { states: new Set<string>(), programs: new Set<string>() };
+  const name = (scope: { states: string[]; programs: string[] } | undefined): void => {
+    scope?.states.forEach((x) => named.states.add(x));
+    scope?.programs.forEach((x) => named.programs.add(x));
+  };
+  const known = input.context ? model.ruleById.get(input.context) : undefined;
+  // A coverage-assertion-id outside the subscription is answered as unknown: its existence is not the caller's to learn.
+  const ctxRule = known && (opts.inScope?.({ states: [known.jurisdiction], programs: [known.program] }) ?? true) ? known : undefined;
   if (input.context && !ctxRule) warnings.push(`context '${input.context.slice(0, 80)}' is not a coverage-assertion-id we issued`);
   if (ctxRule) add(ctxRule, false, input.orders);
   for (const canonical of input.questionnaires) {
+    name(scopeOfCanonical(canonical));
     const hit = ruleFromCanonical(model, canonical);
     if (hit) add(hit.rule, hit.adaptive, input.orders);
     else warnings.push(`questionnaire '${canonical.slice(0, 120)}' is not one we publish`);
@@ -202,23 +216,31 @@ export function questionnairePackage(model: ReadModel, input: PackageInput, opts
       lookup,
       today: opts.now.toISOString().slice(0, 10),
     });
+    if (cc.state && cc.program) name({ states: [cc.state], programs: [cc.program] });
     for (const order of input.orders) {
-      const name = `${order.resourceType}/${order.id ?? '?'}`;
+      const label = `${order.resourceType}/${order.id ?? '?'}`;
       if (!cc.state || !cc.program) {
-        warnings.push(`${name}: ${cc.basis.filter((b) => /unknown|not/i.test(b)).join('; ') || 'the member state and program could not be told from the Coverage'}`);
+        warnings.push(`${label}: ${cc.basis.filter((b) => /unknown|not/i.test(b)).join('; ') || 'the member state and program could not be told from the Coverage'}`);
         continue;
       }
       const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, orderCodings(order, lookup));
       if (res.kind === 'rule') add(res.rule, false, [order]);
-      else if (res.kind === 'no-rule') warnings.push(`${name}: no verified rule for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'`);
-      else warnings.push(`${name}: none of its codes is in our code lists`);
+      else if (res.kind === 'no-rule') warnings.push(`${label}: no verified rule for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'`);
+      else warnings.push(`${label}: none of its codes is in our code lists`);
     }
   }
   const selected = [...found.values()];
   if (!selected.length) {
-    return { status: 404, code: 'scope_gap', message: `No questionnaire applies: ${warnings.join('; ') || 'nothing to resolve'}`, expression: 'Parameters.parameter' };
+    return {
+      status: 404,
+      code: 'scope_gap',
+      message: `No questionnaire applies: ${warnings.join('; ') || 'nothing to resolve'}`,
+      expression: 'Parameters.parameter',
+      ...(named.states.size ? { scope: { states: [...named.states], programs: [...named.programs] } } : {}),
+    };
   }
-  const scope = { states: [...new Set(selected.map((x) => x.rule.jurisdiction))], programs: [...new Set(selected.map((x) => x.rule.program))] };
+  for (const x of selected) name({ states: [x.rule.jurisdiction], programs: [x.rule.program] });
+  const scope = { states: [...named.states], programs: [...named.programs] };
   let fresh = selected;
   if (input.changedSince) {
     const since = Date.parse(input.changedSince);

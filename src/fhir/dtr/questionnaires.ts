@@ -135,6 +135,18 @@ export function ruleByQuestionnaireId(model: ReadModel, id: string): { rule: Cov
   return idx.get(id);
 }
 
+/** The state and program a questionnaire canonical we issue names, whether or not a rule exists there. */
+export function scopeOfCanonical(canonical: string): { states: string[]; programs: string[] } | undefined {
+  const url = canonical.split('|')[0]!;
+  const m = /\/v1\/dtr\/questionnaire\/([A-Za-z]{2})\/([a-z_]+)\/[a-z_]+$/.exec(url);
+  if (m) {
+    const state = m[1]!.toUpperCase();
+    return isJurisdiction(state) && (PROGRAMS as readonly string[]).includes(m[2]!) ? { states: [state], programs: [m[2]!] } : undefined;
+  }
+  const q = /\/v1\/Questionnaire\/([A-Za-z0-9.-]{1,64})$/.exec(url);
+  return q ? scopeOfQuestionnaireId(q[1]!) : undefined;
+}
+
 /**
  * The rule behind a questionnaire canonical we issued (any version): `{base}/v1/dtr/questionnaire/{state}/{program}/{code}`
  * (the static form's url, which CRD cards carry) or `{base}/v1/Questionnaire/{id}` (either form).
