@@ -1,4 +1,5 @@
 // The only module that reads process.env. Validated once; every problem listed; frozen and passed down.
+import { accessSync, constants as fsConstants } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLimits, type LimitGroup } from './services/rate-limits.js';
 
@@ -10,6 +11,8 @@ export interface Config {
   readonly dataDir: string;
   readonly fixturesDir: string;
   readonly loadSample: boolean;
+  /** SERVE_VERIFIED_ONLY: serve only rules whose verification status is verified (not sample rules). */
+  readonly serveVerifiedOnly: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly corpusPollSeconds: number;
   readonly bodyLimit: string;
@@ -25,6 +28,9 @@ export interface Config {
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
   readonly demoSessionMinutes: number;
   readonly usageFlushSeconds: number;
+  /** PEM certificate chain and private key: both set makes the server speak HTTPS (TLS 1.2 minimum). */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsKeyFile: string | undefined;
   /** How often the outbox looks for due messages. */
   readonly outboxPollSeconds: number;
   /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
@@ -76,6 +82,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
+  const tlsCertFile = env.TLS_CERT_FILE ? resolve(env.TLS_CERT_FILE) : undefined;
+  const tlsKeyFile = env.TLS_KEY_FILE ? resolve(env.TLS_KEY_FILE) : undefined;
+  if (!!tlsCertFile !== !!tlsKeyFile) problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  for (const [name, file] of [['TLS_CERT_FILE', tlsCertFile], ['TLS_KEY_FILE', tlsKeyFile]] as const) {
+    if (!file) continue;
+    try {
+      accessSync(file, fsConstants.R_OK);
+    } catch {
+      problems.push(`${name} is not a readable file: ${file}`);
+    }
+  }
+
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
   const config: Config = {
@@ -86,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.PRAUTH_DATA_DIR || 'data'),
     fixturesDir: resolve(env.PRAUTH_FIXTURES_DIR || 'fixtures'),
     loadSample: bool('PRAUTH_LOAD_SAMPLE', true),
+    serveVerifiedOnly: bool('SERVE_VERIFIED_ONLY', false),
     logLevel,
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,
@@ -98,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
+    tlsCertFile,
+    tlsKeyFile,
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     formularyPublic: bool('FORMULARY_PUBLIC', true),
   };

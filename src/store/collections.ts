@@ -15,6 +15,9 @@ export const COLLECTIONS = {
   usage: 'usage',
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
+  clients: 'clients',
+  accessTokens: 'access_tokens',
+  jwtIds: 'jwt_ids',
   outbox: 'outbox',
 } as const;
 
@@ -25,6 +28,8 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
     store.collection(COLLECTIONS.keys).ensureIndex('hash', { unique: true }),
     store.collection(COLLECTIONS.usage).ensureIndex('keyId'),
     store.collection(COLLECTIONS.events).ensureIndex('ruleId', { sparse: true }),
+    store.collection(COLLECTIONS.clients).ensureIndex('issuer', { sparse: true }),
+    store.collection(COLLECTIONS.accessTokens).ensureIndex('clientId'),
   ]);
 }
 

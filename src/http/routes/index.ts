@@ -2,6 +2,7 @@
 import type { AppDeps, RouteDef } from '../route.js';
 import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
+import { clientAdminRoutes } from './client-admin-routes.js';
 import { cdsRoutes } from './cds-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
@@ -9,6 +10,7 @@ import { exploreRoutes } from './explore-routes.js';
 import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
+import { smartRoutes } from './smart-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const routes: RouteDef[] = [
@@ -20,6 +22,8 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...cdsRoutes(),
     ...adminRoutes,
     ...accessRoutes,
+    ...smartRoutes,
+    ...clientAdminRoutes,
   ];
   routes.push(...metaRoutes(() => routes));
   return routes;
