@@ -24,6 +24,8 @@ const dtrQuestionnaire: FhirPathDecl = {
   summary: 'DTR (2.0.1) Questionnaire for a rule, at its canonical address',
   description:
     "The rule's documentation requirements as a dtr-std-questionnaire with CQL pre-population. Its url is this address (the canonical CRD cards point at) and its version the rule's stored version; GET /Questionnaire/{id} serves the same resource. 404 when there is no verified rule.",
+  // What it returns (the SMART scope it needs, system/Questionnaire.rs, is derived from this).
+  capability: [{ type: 'Questionnaire', supportedProfile: [DTR_PROFILE.stdQuestionnaire] }],
   run(input, env) {
     const sp = parseStateProgram(input.params.state, input.params.program, '');
     if (isFailure(sp)) return sp;
