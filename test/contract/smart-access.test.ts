@@ -71,6 +71,7 @@ describe('SMART Backend Services, bearer tokens and signed CDS Hooks JWTs', () =
           'system/Claim.c',
           'system/InsurancePlan.rs',
           'system/Library.rs',
+          'system/Location.rs',
           'system/MedicationKnowledge.rs',
           'system/Questionnaire.rs',
           'system/ValueSet.rs',
