@@ -19,6 +19,7 @@ export const COLLECTIONS = {
   accessTokens: 'access_tokens',
   jwtIds: 'jwt_ids',
   outbox: 'outbox',
+  ingestRuns: 'ingest_runs',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {

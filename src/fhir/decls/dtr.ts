@@ -1,9 +1,8 @@
 // Da Vinci DTR 2.0.1 declarations: $questionnaire-package, $next-question (adaptive forms), and reads of the
 // Questionnaires, Libraries and ValueSets the packages carry.
-import { isDrugClass, isServiceCategory, JURISDICTIONS, PROGRAMS } from '../../domain/vocabulary.js';
+import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
-import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type Scope } from '../decl-types.js';
-import type { ExplicitHints } from '../resolve.js';
+import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type Scope } from '../decl-types.js';
 import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
 import { nextQuestion, parseNextInput } from '../dtr/next-question.js';
 import { parsePackageInput, questionnairePackage } from '../dtr/package.js';
@@ -38,17 +37,6 @@ const dtrQuestionnaire: FhirPathDecl = {
     return { body: toDtrQuestionnaire(rule, env.base), scope };
   },
 };
-
-/**
- * The caller's only state and only program when its subscription names exactly one (what resolveCoverageContext
- * falls back to when the request does not tell, e.g. the DTR test kit's oxygen preset: a Coverage saying
- * "MedicarePartA" and nothing about the member's state). Read through env.inScope, one probe per value.
- */
-function onlySubscribed(env: OpEnv): ExplicitHints {
-  const states = JURISDICTIONS.filter((s) => env.inScope({ states: [s], programs: [] }));
-  const programs = PROGRAMS.filter((p) => env.inScope({ states: [], programs: [p] }));
-  return { ...(states.length === 1 ? { state: states[0] } : {}), ...(programs.length === 1 ? { program: programs[0] } : {}) };
-}
 
 /** The scope a questionnaire id names, for the subscription check before a 404. */
 const scopeOf = (id: string): { scope?: Scope } => {
@@ -129,7 +117,14 @@ const questionnairePackageOp: FhirOperationDecl = {
     if (id !== undefined && !ruleByQuestionnaireId(env.model, id)) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
     const parsed = parsePackageInput(input.body, id !== undefined ? [`${env.base}/v1/Questionnaire/${id}`] : []);
     if (isFailure(parsed)) return parsed;
-    const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints, fallback: onlySubscribed(env), inScope: env.inScope });
+    const out = questionnairePackage(env.model, parsed, {
+      base: env.base,
+      now: env.now,
+      hints,
+      // The caller's only state/program when the request cannot tell (the kit's oxygen preset: Coverage "MedicarePartA", no Patient).
+      fallback: env.cds.subscriptionDefault,
+      inScope: env.inScope,
+    });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
   },
