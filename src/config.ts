@@ -25,6 +25,10 @@ export interface Config {
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
   readonly demoSessionMinutes: number;
   readonly usageFlushSeconds: number;
+  /** PAS_AUTO_DECIDE=approve:30 decides pended PAS items automatically after 30 s (test harnesses); unset: operators decide. */
+  readonly pasAutoDecide: { action: 'approve' | 'deny'; afterSeconds: number } | undefined;
+  /** How often active PAS subscriptions are checked for a due heartbeat. */
+  readonly subscriptionHeartbeatCheckSeconds: number;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -72,6 +76,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
+  let pasAutoDecide: Config['pasAutoDecide'];
+  if (env.PAS_AUTO_DECIDE) {
+    const m = /^(approve|deny):(\d{1,6})$/.exec(env.PAS_AUTO_DECIDE);
+    if (m) pasAutoDecide = { action: m[1] as 'approve' | 'deny', afterSeconds: Number(m[2]) };
+    else problems.push(`PAS_AUTO_DECIDE must look like approve:30 or deny:30 (got '${env.PAS_AUTO_DECIDE}')`);
+  }
+
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
   const config: Config = {
@@ -94,6 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
+    pasAutoDecide,
+    subscriptionHeartbeatCheckSeconds: int('SUBSCRIPTION_HEARTBEAT_CHECK_SECONDS', 5, 1, 3600),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
     problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');

@@ -62,6 +62,7 @@ interface RuleParts {
   newStartsOnly?: boolean;
   quantityLimit?: string;
   stepTherapy?: string;
+  exclusion?: { reason: string; citation: string };
   submission: Submission;
   turnaround: Turnaround;
   federalOverride?: boolean;
@@ -81,6 +82,7 @@ function rule(p: RuleParts): CoverageRuleDoc {
   if (p.paType !== 'none' && p.stepTherapy && (p.paType === 'step_therapy' || p.paType === 'conditional' || p.paType === 'full')) {
     requirement.stepTherapy = p.stepTherapy;
   }
+  if (p.exclusion) requirement.exclusion = p.exclusion;
   const doc: CoverageRuleDoc = {
     resourceType: 'CoverageRule',
     id: p.id,
@@ -184,7 +186,7 @@ const maSubmission: Submission = { channel: 'portal', target: "Member's MA plan 
 const partDSubmission: Submission = { channel: 'epa', target: "Member's Part D sponsor (ePA, portal, phone or fax)" };
 const dualSubmission: Submission = { channel: 'portal', target: "Member's D-SNP or Medicare plan; Medicaid-only items to Medicaid" };
 
-function partDDrugContent(dc: DrugClass, key: string, prefix: string = PARTD_PREFIX): { paType: PaType; criteria: string; documentation: string[]; newStartsOnly?: boolean; federalOverride: boolean; verification: Verification; source: SourceCitation; stepTherapy?: string; quantityLimit?: string } {
+function partDDrugContent(dc: DrugClass, key: string, prefix: string = PARTD_PREFIX): { paType: PaType; criteria: string; documentation: string[]; newStartsOnly?: boolean; exclusion?: { reason: string; citation: string }; federalOverride: boolean; verification: Verification; source: SourceCitation; stepTherapy?: string; quantityLimit?: string } {
   const t = DRUG_TEMPLATES[dc];
   if (PART_D_PROTECTED_DRUG_CLASSES.includes(dc)) {
     const hiv = dc === 'hiv_antiretrovirals';
@@ -205,6 +207,11 @@ function partDDrugContent(dc: DrugClass, key: string, prefix: string = PARTD_PRE
       paType: 'full', federalOverride: false,
       criteria: 'Drugs used for weight loss are excluded from Part D. A GLP-1 agent with another medically accepted, FDA-approved indication (e.g. type 2 diabetes or cardiovascular risk reduction) may be covered with PA confirming that indication; weight-loss use is not covered.',
       documentation: ['Indication other than weight loss', 'Supporting diagnosis (e.g. established cardiovascular disease or type 2 diabetes)', 'Prescriber attestation'],
+      // The class is the weight-loss use: a Part D request for it is not a covered benefit (PAS answers A3).
+      exclusion: {
+        reason: 'Drugs used for weight loss are excluded from Part D coverage by statute. A GLP-1 for another medically accepted indication is a different request; the Medicare GLP-1 Bridge demonstration (2026-07-01 to 2027-12-31) runs outside the Part D benefit through a CMS-contracted processor.',
+        citation: 'Social Security Act sections 1860D-2(e)(2)(A) and 1927(d)(2)(A) (ssa.gov)',
+      },
       verification: illustrative(key, 'Weight-loss exclusion is a statutory Part D rule; per-indication coverage varies by plan.'),
       source: SRC.ecfr423568,
     };
@@ -238,9 +245,10 @@ function maLikeRule(f: StateFacts, program: 'medicare_advantage' | 'dual_eligibl
   const prefix = program === 'medicare_advantage' ? MA_PREFIX : DUAL_PREFIX;
   if (subj.kind === 'drug') {
     const pfx = program === 'medicare_advantage' ? 'MA-PD (Part D benefit): formulary PA/ST/QL.' : 'Duals: drugs covered by Part D; formulary PA/ST/QL.';
-    const c = partDDrugContent(subj.code as DrugClass, id, pfx);
+    const { exclusion, ...c } = partDDrugContent(subj.code as DrugClass, id, pfx);
     return rule({
-      id, state: f.code, program, subj, ...c,
+      // Full-benefit duals: a state may cover Part D-excluded drugs through Medicaid, so no blanket exclusion.
+      id, state: f.code, program, subj, ...c, ...(program === 'medicare_advantage' && exclusion ? { exclusion } : {}),
       submission: c.paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : partDSubmission,
       turnaround: noneTurnaround(c.paType, program === 'medicare_advantage' ? TA.maDrug : TA.partD),
     });

@@ -7,6 +7,8 @@ import type { CdsHookRequest, CdsResponse } from '../cds/types.js';
 import type { Failure } from './outcome.js';
 import type { CapabilityStatementResource, Resource } from './r4.js';
 import type { ExplicitHints } from './resolve.js';
+import type { PasCaller, PasService } from '../services/pas/pas-service.js';
+import type { SubscriptionService } from '../services/pas/subscriptions.js';
 
 export interface OpInput {
   params: Readonly<Record<string, string>>;
@@ -19,13 +21,19 @@ export interface OpEnv {
   base: string;
   now: Date;
   softwareVersion: string;
+  /** PAS workflow: stored submissions, decisions, $inquire. */
+  pas: PasService;
+  /** PAS subscriptions (R4 Subscriptions Backport). */
+  subscriptions: SubscriptionService;
+  /** Who is calling: what they own, and the scope check to run before anything is stored. */
+  caller: PasCaller;
 }
 export interface Scope {
   states: string[];
   programs: string[];
 }
 /** A run's answer: the resource, and the scope the caller's key must cover (checked before anything is sent). */
-export type OpResult<B = Resource> = { body: B; scope?: Scope } | Failure;
+export type OpResult<B = Resource> = { body: B; scope?: Scope; status?: 200 | 201; headers?: Record<string, string> } | Failure;
 
 interface FhirDeclBase {
   id: string;
@@ -39,6 +47,8 @@ interface FhirDeclBase {
 /** An interaction at its own path (metadata, formulary, DTR questionnaire). */
 export interface FhirPathDecl extends FhirDeclBase {
   kind: 'path';
+  /** GET unless stated (POST for a create). */
+  method?: 'GET' | 'POST';
   path: string;
   pathParams: { name: string; description: string; enum?: readonly string[] }[];
 }

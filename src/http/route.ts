@@ -10,6 +10,8 @@ import type { KeyPrincipal, KeyService } from '../services/keys.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
+import type { PasService } from '../services/pas/pas-service.js';
+import type { SubscriptionService } from '../services/pas/subscriptions.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -82,6 +84,10 @@ export interface AppDeps {
   ingest: (path: string) => Promise<IngestReport>;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
+  /** PAS: stored submissions, decisions, $inquire, metrics. */
+  pas: PasService;
+  /** PAS subscriptions and their notifications. */
+  subscriptions: SubscriptionService;
 }
 
 export interface OpenApiOperation {

@@ -2,6 +2,7 @@
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
+import { pasCaller } from '../pas-caller.js';
 import { ApiError, badRequest } from '../api-error.js';
 import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef } from '../route.js';
 
@@ -26,6 +27,9 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   base: baseOf(ctx, deps),
   now: ctx.now,
   softwareVersion: INTERFACE_VERSION,
+  pas: deps.pas,
+  subscriptions: deps.subscriptions,
+  caller: pasCaller(ctx),
 });
 
 export const toApiError = (f: Failure): ApiError => new ApiError(f.status, f.code, f.message, {}, {}, f.expression);
@@ -35,7 +39,7 @@ export async function answer(ctx: RequestContext, pending: OpResult<unknown> | P
   const out = await pending;
   if (out.scope) ctx.authorize(out.scope);
   if (isFailure(out)) throw toApiError(out);
-  return { status: 200, body: out.body };
+  return { status: out.status ?? 200, body: out.body, ...(out.headers ? { headers: out.headers } : {}) };
 }
 
 const OK: Record<string, string> = {
@@ -44,6 +48,12 @@ const OK: Record<string, string> = {
   'fhir-dtr-questionnaire': 'Questionnaire',
   'fhir-questionnaire-package': 'Parameters',
   'fhir-claim-submit': 'Bundle',
+  'fhir-claim-inquire': 'Parameters',
+  'fhir-claimresponse-read': 'ClaimResponse',
+  'fhir-claimresponse-vread': 'ClaimResponse',
+  'fhir-subscription-create': 'Subscription',
+  'fhir-subscription-read': 'Subscription',
+  'fhir-subscription-status': 'Bundle',
 };
 
 function errorResponses(d: FhirDecl): OpenApiOperation['responses'] {
@@ -53,28 +63,37 @@ function errorResponses(d: FhirDecl): OpenApiOperation['responses'] {
     '400': oo('Invalid request: OperationOutcome whose issue.expression points at the bad element'),
     '401': oo('Missing or invalid x-api-key'),
     '403': oo('State, program or endpoint outside the key subscription'),
-    ...(d.kind === 'path' || d.id === 'fhir-questionnaire-package' ? { '404': oo('No verified rule (scope gap)') } : {}),
+    ...(d.kind === 'path' || d.id === 'fhir-questionnaire-package' ? { '404': oo(d.id.startsWith('fhir-subscription') || d.id.startsWith('fhir-claimresponse') ? 'Not found among your own resources' : 'No verified rule (scope gap)') } : {}),
     '415': oo('Body is not application/fhir+json'),
     '429': oo('Rate limit exceeded'),
   };
 }
 
+/** Stateful reads (PAS responses, subscriptions) change between calls: never cached. */
+const STATEFUL = /^fhir-(claimresponse|subscription)-/;
+
 function pathRoute(d: FhirPathDecl): RouteDef {
+  const method = d.method ?? 'GET';
   return {
     id: d.id,
-    method: 'GET',
+    method,
     path: d.path,
     auth: d.auth,
     ...(d.auth === 'key' ? { group: 'fhir' as const } : {}),
     surface: 'fhir',
-    cache: d.auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
-    handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: undefined }, opEnv(ctx, deps))),
+    cache: STATEFUL.test(d.id) ? 'no-store' : d.auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
+    handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined }, opEnv(ctx, deps))),
     openapi: {
       summary: d.summary,
       description: d.description,
       tags: ['fhir'],
       parameters: d.pathParams.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
-      responses: { '200': { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!) }, ...errorResponses(d) },
+      ...(method === 'POST' ? { requestBody: { required: true, content: { 'application/fhir+json': { schema: { type: 'object', required: ['resourceType'] } } } } } : {}),
+      responses: {
+        [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!) },
+        ...errorResponses(d),
+        ...(method === 'POST' ? { '415': { description: 'Body is not application/fhir+json', schema: OperationOutcomeSchema } } : {}),
+      },
     },
   };
 }
