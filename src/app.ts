@@ -17,6 +17,7 @@ import {
 } from './http/pipeline.js';
 import type { AppDeps, RouteDef, Surface } from './http/route.js';
 import { allRoutes } from './http/routes/index.js';
+import { FHIR_DECLS } from './fhir/registry.js';
 import { accessLoggerOf } from './logger.js';
 
 export interface BuiltApp {
@@ -27,7 +28,10 @@ export interface BuiltApp {
 
 type WithId = IncomingMessage & { requestId?: string };
 
-const FHIR_PREFIXES = ['/v1/metadata', '/v1/formulary', '/v1/dtr', '/v1/Claim', '/v1/Questionnaire'];
+const FHIR_PREFIXES = [
+  '/v1/metadata', '/v1/formulary', '/v1/dtr', '/v1/Claim', '/v1/Questionnaire',
+  ...FHIR_DECLS.flatMap((d) => (d.kind === 'path' ? [] : [`/v1/${d.resourceType}`])),
+];
 export function surfaceForPath(path: string): Surface {
   if (FHIR_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return 'fhir';
   if (path.startsWith('/v1/cds-services')) return 'cds';
@@ -35,6 +39,7 @@ export function surfaceForPath(path: string): Surface {
 }
 
 const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(deps)): BuiltApp {
   const fast = new Map<string, RouteDef>();
@@ -54,15 +59,17 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
   app.set('etag', false);
   app.set('query parser', false);
   app.use(express.json({ type: JSON_TYPES, limit: deps.config.bodyLimit, strict: true }));
+  app.use(express.text({ type: FORM_TYPE, limit: deps.config.bodyLimit }));
 
   for (const r of routes) {
     if (!r.path.includes(':') && r.method === 'GET') continue; // served by the fast path only
     const method = r.method.toLowerCase() as 'get' | 'post' | 'delete';
     app[method](r.path, async (req: Request, res: Response) => {
       const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
-      if (r.method === 'POST' && req.headers['content-length'] !== '0' && !req.is(JSON_TYPES)) {
+      const accepted = r.bodyType === 'form' ? [FORM_TYPE] : JSON_TYPES;
+      if (r.method === 'POST' && req.headers['content-length'] !== '0' && !req.is(accepted)) {
         const result = renderError(
-          new ApiError(415, 'unsupported_media_type', `Send the body as ${r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`),
+          new ApiError(415, 'unsupported_media_type', `Send the body as ${r.bodyType === 'form' ? FORM_TYPE : r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`),
           r.surface,
           requestId,
           deps.log,

@@ -29,6 +29,10 @@ export interface Config {
   readonly pasAutoDecide: { action: 'approve' | 'deny'; afterSeconds: number } | undefined;
   /** How often active PAS subscriptions are checked for a due heartbeat. */
   readonly subscriptionHeartbeatCheckSeconds: number;
+  /** How often the outbox looks for due messages. */
+  readonly outboxPollSeconds: number;
+  /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
+  readonly formularyPublic: boolean;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -107,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
     pasAutoDecide,
     subscriptionHeartbeatCheckSeconds: int('SUBSCRIPTION_HEARTBEAT_CHECK_SECONDS', 5, 1, 3600),
+    outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
+    formularyPublic: bool('FORMULARY_PUBLIC', true),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
     problems.push('PA_LOOKUP_SUNSET_AT must be at least 6 months after PA_LOOKUP_DEPRECATED_AT (spec 9.7)');

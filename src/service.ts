@@ -14,6 +14,9 @@ import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
+import { createPasService, handleAutoDecisions } from './services/pas/pas-service.js';
+import { createSubscriptionService } from './services/pas/subscriptions.js';
+import { createOutbox } from './services/outbox.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -72,6 +75,10 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const gate = createAccessGate({ limits, usage, now });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
+  const outbox = createOutbox({ store, now, log });
+  const subscriptions = createSubscriptionService({ store, now, outbox, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
+  const pas = createPasService({ store, corpus, now, outbox, publish: (e) => subscriptions.publish(e), ...(config.pasAutoDecide ? { autoDecide: config.pasAutoDecide } : {}) });
+  if (config.pasAutoDecide) handleAutoDecisions(outbox, pas, config.pasAutoDecide.action);
   return {
     ...inputs,
     keys,
@@ -79,6 +86,9 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    outbox,
+    pas,
+    subscriptions,
   };
 }
 
@@ -103,6 +113,8 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    deps.outbox.start(config.outboxPollSeconds * 1000);
+    deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
     const server = createServer(app.handler);
@@ -140,6 +152,8 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        deps.subscriptions.stop();
+        await deps.outbox.stop();
         await store.close();
         lock?.release();
       },

@@ -5,7 +5,7 @@ import type { ReadModel } from '../corpus/read-model.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
 import type { CdsHookRequest, CdsResponse } from '../cds/types.js';
 import type { Failure } from './outcome.js';
-import type { CapabilityStatementResource, Resource } from './r4.js';
+import type { Bundle, CapabilityStatementResource, Resource } from './r4.js';
 import type { ExplicitHints } from './resolve.js';
 import type { PasCaller, PasService } from '../services/pas/pas-service.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
@@ -27,6 +27,8 @@ export interface OpEnv {
   subscriptions: SubscriptionService;
   /** Who is calling: what they own, and the scope check to run before anything is stored. */
   caller: PasCaller;
+  /** Whether the caller's subscription covers a scope (always true on public routes): searches drop what it does not. */
+  inScope(scope: Scope): boolean;
 }
 export interface Scope {
   states: string[];
@@ -35,14 +37,23 @@ export interface Scope {
 /** A run's answer: the resource, and the scope the caller's key must cover (checked before anything is sent). */
 export type OpResult<B = Resource> = { body: B; scope?: Scope; status?: 200 | 201; headers?: Record<string, string> } | Failure;
 
+/**
+ * A configuration switch that makes a declaration's routes public (no key) when on, e.g. FORMULARY_PUBLIC.
+ * Add a name here and a boolean field of the same name to Config.
+ */
+export type PublicSwitch = 'formularyPublic';
+
 interface FhirDeclBase {
   id: string;
   summary: string;
   description: string;
   auth: 'none' | 'key';
+  /** When set and the named config switch is on, the routes need no key (auth 'none'); off, `auth` applies. */
+  publicWhen?: PublicSwitch;
   /** What the CapabilityStatement says about the resources this declaration serves. */
   capability?: CapabilityStatementResource[];
-  run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
+  /** Canonicals of CapabilityStatements this declaration lets the server claim (CapabilityStatement.instantiates). */
+  instantiates?: readonly string[];
 }
 /** An interaction at its own path (metadata, formulary, DTR questionnaire). */
 export interface FhirPathDecl extends FhirDeclBase {
@@ -51,6 +62,7 @@ export interface FhirPathDecl extends FhirDeclBase {
   method?: 'GET' | 'POST';
   path: string;
   pathParams: { name: string; description: string; enum?: readonly string[] }[];
+  run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
 }
 /** A type-level operation, POST [base]/{resourceType}/${name}. */
 export interface FhirOperationDecl extends FhirDeclBase {
@@ -59,8 +71,44 @@ export interface FhirOperationDecl extends FhirDeclBase {
   name: string;
   definition: string;
   queryParams: { name: string; description: string }[];
+  run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
 }
-export type FhirDecl = FhirPathDecl | FhirOperationDecl;
+
+/** A search parameter as the CapabilityStatement lists it (rest.resource.searchParam). */
+export interface SearchParamDecl {
+  name: string;
+  type: 'number' | 'date' | 'string' | 'token' | 'reference' | 'composite' | 'quantity' | 'uri' | 'special';
+  /** Canonical of the SearchParameter (the IG's, or the base spec's). */
+  definition?: string;
+  documentation?: string;
+}
+/** A search request: the parameters of the query string, or of the query string plus a POST _search form body. */
+export interface SearchInput {
+  params: URLSearchParams;
+  /** `Prefer: handling=strict`: unknown or unsupported parameters are a 400 instead of being ignored. */
+  strict: boolean;
+  /** The address the search was sent to (GET form), for the Bundle's self and next links. */
+  selfBase: string;
+}
+/**
+ * RESTful read and/or search of one resource type: GET [base]/{type}/{id}, GET [base]/{type}?params and
+ * POST [base]/{type}/_search (form body). The CapabilityStatement entry (interactions, supportedProfile,
+ * searchParam, searchInclude) is generated from these fields, so it lists exactly what is served.
+ */
+export interface FhirResourceDecl extends FhirDeclBase {
+  kind: 'resource';
+  resourceType: string;
+  supportedProfile: readonly string[];
+  /** Exactly the parameters `search` understands (result parameters such as _count are not listed). */
+  searchParams: readonly SearchParamDecl[];
+  searchInclude?: readonly string[];
+  searchRevInclude?: readonly string[];
+  /** Read by id; a 404 Failure when there is no such resource. Omit when read is not served. */
+  read?(id: string, env: OpEnv): OpResult | Promise<OpResult>;
+  /** A searchset Bundle. Omit when search is not served. */
+  search?(input: SearchInput, env: OpEnv): OpResult<Bundle> | Promise<OpResult<Bundle>>;
+}
+export type FhirDecl = FhirPathDecl | FhirOperationDecl | FhirResourceDecl;
 
 export interface CdsServiceDecl {
   id: string;

@@ -7,7 +7,7 @@ import { CDS_SERVICE_TEXT, CRD_CONFIGURATION_OPTIONS } from '../../capability/cd
 import { CRD_VERSION } from '../../fhir-profiles/canonicals.js';
 import { CDS_SERVICES } from '../cds/services.js';
 import type { CdsServiceDescription } from '../cds/types.js';
-import { today, type FhirDecl, type FhirPathDecl, type OpEnv } from './decl-types.js';
+import { today, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv } from './decl-types.js';
 import { DTR_DECLS } from './decls/dtr.js';
 import { FORMULARY_DECLS } from './decls/formulary.js';
 import { PAS_DECLS } from './decls/pas.js';
@@ -60,9 +60,12 @@ export function buildCapabilityStatement(env: Pick<OpEnv, 'model' | 'base' | 'no
       const r = entry(d.resourceType);
       r.operation = [...(r.operation ?? []), { name: d.name, definition: d.definition, documentation: d.summary }];
     }
+    if (d.kind === 'resource') Object.assign(entry(d.resourceType), resourceCapability(d, entry(d.resourceType)));
   }
+  const instantiates = [...new Set(FHIR_DECLS.flatMap((d) => d.instantiates ?? []))];
   return {
     ...statics,
+    ...(instantiates.length ? { instantiates } : {}),
     software: { name: statics.software!.name, version: env.softwareVersion },
     date: env.model.lastVerified ?? today(env.now),
     implementation: { description: 'Prior-authorization rules service', url: `${env.base}/v1` },
@@ -74,5 +77,27 @@ export function buildCapabilityStatement(env: Pick<OpEnv, 'model' | 'base' | 'no
         resource: [...resources.values()].sort((a, b) => a.type.localeCompare(b.type)),
       },
     ],
+  };
+}
+
+/** The CapabilityStatement entry of a read/search declaration: exactly the interactions and parameters it serves. */
+function resourceCapability(d: FhirResourceDecl, prior: CapabilityStatementResource): CapabilityStatementResource {
+  const interaction: NonNullable<CapabilityStatementResource['interaction']> = [
+    ...(prior.interaction ?? []),
+    ...(d.read ? [{ code: 'read' as const }] : []),
+    ...(d.search ? [{ code: 'search-type' as const }] : []),
+  ];
+  return {
+    ...prior,
+    supportedProfile: [...new Set([...(prior.supportedProfile ?? []), ...d.supportedProfile])],
+    documentation: d.description,
+    interaction,
+    ...(d.search
+      ? {
+          searchParam: [...(prior.searchParam ?? []), ...d.searchParams.map((p) => ({ name: p.name, type: p.type, ...(p.definition ? { definition: p.definition } : {}), ...(p.documentation ? { documentation: p.documentation } : {}) }))],
+          ...(d.searchInclude?.length ? { searchInclude: [...(prior.searchInclude ?? []), ...d.searchInclude] } : {}),
+          ...(d.searchRevInclude?.length ? { searchRevInclude: [...(prior.searchRevInclude ?? []), ...d.searchRevInclude] } : {}),
+        }
+      : {}),
   };
 }

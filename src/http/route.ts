@@ -12,6 +12,7 @@ import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
 import type { PasService } from '../services/pas/pas-service.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
+import type { Outbox } from '../services/outbox.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -82,6 +83,8 @@ export interface AppDeps {
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
+  /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
+  outbox: Outbox;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
   /** PAS: stored submissions, decisions, $inquire, metrics. */
@@ -110,6 +113,8 @@ export interface RouteDef {
   /** An add-on the subscription must include (spec 5.5: compare). */
   addOn?: 'compare';
   surface: Surface;
+  /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
+  bodyType?: 'json' | 'form';
   /** Cache-Control for successful responses. */
   cache?: string;
   deprecated?: boolean;

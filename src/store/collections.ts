@@ -15,6 +15,10 @@ export const COLLECTIONS = {
   usage: 'usage',
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
+  outbox: 'outbox',
+  pasSubmissions: 'pas_submissions',
+  pasResponses: 'pas_responses',
+  pasSubscriptions: 'pas_subscriptions',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {
@@ -24,6 +28,11 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
     store.collection(COLLECTIONS.keys).ensureIndex('hash', { unique: true }),
     store.collection(COLLECTIONS.usage).ensureIndex('keyId'),
     store.collection(COLLECTIONS.events).ensureIndex('ruleId', { sparse: true }),
+    store.collection(COLLECTIONS.pasSubmissions).ensureIndex('owner'),
+    store.collection(COLLECTIONS.pasSubmissions).ensureIndex('dedupeKeys'),
+    store.collection(COLLECTIONS.pasSubmissions).ensureIndex('status'),
+    store.collection(COLLECTIONS.pasResponses).ensureIndex('preAuthRef'),
+    store.collection(COLLECTIONS.pasSubscriptions).ensureIndex('owner'),
   ]);
 }
 

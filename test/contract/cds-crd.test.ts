@@ -192,6 +192,15 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
       if (d.kind === 'path') {
         expect(served.has(`GET ${d.path}`), d.path).to.equal(true);
         expect(openapi.paths[d.path.replace(/:([a-z]+)/g, '{$1}')]?.get?.operationId).to.equal(d.id);
+      } else if (d.kind === 'resource') {
+        // Exactly the interactions and search parameters served, in routes, CapabilityStatement and OpenAPI.
+        const entry = cs.rest![0]!.resource!.find((r) => r.type === d.resourceType)!;
+        const codes = (entry.interaction ?? []).map((i) => i.code);
+        expect(served.has(`GET /v1/${d.resourceType}/:id`), `${d.resourceType} read`).to.equal(codes.includes('read'));
+        expect(served.has(`GET /v1/${d.resourceType}`), `${d.resourceType} search`).to.equal(codes.includes('search-type'));
+        expect(served.has(`POST /v1/${d.resourceType}/_search`), `${d.resourceType} POST search`).to.equal(codes.includes('search-type'));
+        expect((entry.searchParam ?? []).map((p) => p.name)).to.deep.equal(d.search ? d.searchParams.map((p) => p.name) : []);
+        if (d.search) expect((openapi.paths[`/v1/${d.resourceType}`]!.get!.parameters as Any[]).map((p) => p.name)).to.deep.equal(d.searchParams.map((p) => p.name));
       } else {
         expect(served.has(`POST /v1/${d.resourceType}/:op`)).to.equal(true);
         const op = openapi.paths[`/v1/${d.resourceType}/{op}`]!.post!;

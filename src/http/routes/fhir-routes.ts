@@ -1,6 +1,6 @@
 // Endpoints 18-21 and the DTR $questionnaire-package: RouteDefs generated from the FHIR registry.
 import { isFailure, type Failure } from '../../fhir/outcome.js';
-import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
+import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
 import { ApiError, badRequest } from '../api-error.js';
@@ -30,7 +30,18 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   pas: deps.pas,
   subscriptions: deps.subscriptions,
   caller: pasCaller(ctx),
+  inScope(scope) {
+    try {
+      ctx.authorize(scope);
+      return true;
+    } catch {
+      return false;
+    }
+  },
 });
+
+/** A declaration's effective auth: public when its config switch (e.g. FORMULARY_PUBLIC) is on. */
+const authOf = (d: FhirDecl, deps: Pick<AppDeps, 'config'>): 'none' | 'key' => (d.publicWhen && deps.config[d.publicWhen] ? 'none' : d.auth);
 
 export const toApiError = (f: Failure): ApiError => new ApiError(f.status, f.code, f.message, {}, {}, f.expression);
 
@@ -56,9 +67,9 @@ const OK: Record<string, string> = {
   'fhir-subscription-status': 'Bundle',
 };
 
-function errorResponses(d: FhirDecl): OpenApiOperation['responses'] {
+function errorResponses(d: FhirDecl, auth: 'none' | 'key' = d.auth): OpenApiOperation['responses'] {
   const oo = (description: string) => ({ description, schema: OperationOutcomeSchema });
-  if (d.auth === 'none') return {};
+  if (auth === 'none') return {};
   return {
     '400': oo('Invalid request: OperationOutcome whose issue.expression points at the bad element'),
     '401': oo('Missing or invalid x-api-key'),
@@ -72,16 +83,17 @@ function errorResponses(d: FhirDecl): OpenApiOperation['responses'] {
 /** Stateful reads (PAS responses, subscriptions) change between calls: never cached. */
 const STATEFUL = /^fhir-(claimresponse|subscription)-/;
 
-function pathRoute(d: FhirPathDecl): RouteDef {
+function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
+  const auth = authOf(d, deps);
   const method = d.method ?? 'GET';
   return {
     id: d.id,
     method,
     path: d.path,
-    auth: d.auth,
-    ...(d.auth === 'key' ? { group: 'fhir' as const } : {}),
+    auth,
+    ...(auth === 'key' ? { group: 'fhir' as const } : {}),
     surface: 'fhir',
-    cache: STATEFUL.test(d.id) ? 'no-store' : d.auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
+    cache: STATEFUL.test(d.id) ? 'no-store' : auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
     handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined }, opEnv(ctx, deps))),
     openapi: {
       summary: d.summary,
@@ -91,11 +103,88 @@ function pathRoute(d: FhirPathDecl): RouteDef {
       ...(method === 'POST' ? { requestBody: { required: true, content: { 'application/fhir+json': { schema: { type: 'object', required: ['resourceType'] } } } } } : {}),
       responses: {
         [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!) },
-        ...errorResponses(d),
+        ...errorResponses(d, auth),
         ...(method === 'POST' ? { '415': { description: 'Body is not application/fhir+json', schema: OperationOutcomeSchema } } : {}),
       },
     },
   };
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+/** `Prefer: handling=strict` (FHIR search: unknown parameters are an error instead of being ignored). */
+const strictOf = (ctx: RequestContext): boolean => /(^|[;,\s])handling\s*=\s*strict\b/i.test(String(ctx.headers.prefer ?? ''));
+
+/** GET [base]/{type}/{id}, GET [base]/{type}?... and POST [base]/{type}/_search for a read/search declaration. */
+function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): RouteDef[] {
+  const auth = authOf(d, deps);
+  const common = {
+    auth,
+    ...(auth === 'key' ? { group: 'fhir' as const } : {}),
+    surface: 'fhir' as const,
+    cache: auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
+  };
+  const oo = (description: string) => ({ description, schema: OperationOutcomeSchema });
+  const keyed: OpenApiOperation['responses'] = auth === 'key' ? { '401': oo('Missing or invalid credentials'), '403': oo('Outside the subscription'), '429': oo('Rate limit exceeded') } : {};
+  const out: RouteDef[] = [];
+  const search = d.search?.bind(d);
+  if (search) {
+    const run = (ctx: RequestContext, deps2: AppDeps, params: URLSearchParams) => {
+      const env = opEnv(ctx, deps2);
+      return answer(ctx, search({ params, strict: strictOf(ctx), selfBase: `${env.base}/v1/${d.resourceType}` }, env));
+    };
+    const parameters = d.searchParams.map((p) => ({ name: p.name, in: 'query', required: false, description: p.documentation ?? `${p.type} search parameter`, schema: { type: 'string' } }));
+    const responses = {
+      '200': { description: `searchset Bundle of ${d.resourceType}`, schema: resourceSchema('Bundle') },
+      '400': oo('Invalid search parameter value, or an unknown parameter with Prefer: handling=strict'),
+      ...keyed,
+    };
+    out.push({
+      ...common,
+      id: `${d.id}-search`,
+      method: 'GET',
+      path: `/v1/${d.resourceType}`,
+      handle: (ctx, deps2) => run(ctx, deps2, ctx.query),
+      openapi: { summary: `Search ${d.resourceType}`, description: d.description, tags: ['fhir'], parameters, responses },
+    });
+    out.push({
+      ...common,
+      id: `${d.id}-search-post`,
+      method: 'POST',
+      path: `/v1/${d.resourceType}/_search`,
+      bodyType: 'form',
+      cache: 'no-store',
+      handle(ctx, deps2) {
+        const params = new URLSearchParams(ctx.query);
+        if (typeof ctx.body === 'string') for (const [k, v] of new URLSearchParams(ctx.body)) params.append(k, v);
+        return run(ctx, deps2, params);
+      },
+      openapi: {
+        summary: `Search ${d.resourceType} (POST)`,
+        description: `The same search as GET /${d.resourceType}, parameters in an ${FORM} body (and/or the query string).`,
+        tags: ['fhir'],
+        requestBody: { required: false, content: { [FORM]: { schema: { type: 'object', properties: Object.fromEntries(d.searchParams.map((p) => [p.name, { type: 'string' }])) } } } },
+        responses: { ...responses, '415': oo(`Body is not ${FORM}`) },
+      },
+    });
+  }
+  const read = d.read?.bind(d);
+  if (read) {
+    out.push({
+      ...common,
+      id: `${d.id}-read`,
+      method: 'GET',
+      path: `/v1/${d.resourceType}/:id`,
+      handle: (ctx, deps2) => answer(ctx, read(ctx.params.id ?? '', opEnv(ctx, deps2))),
+      openapi: {
+        summary: `Read ${d.resourceType}`,
+        description: d.description,
+        tags: ['fhir'],
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'Logical id', schema: { type: 'string' } }],
+        responses: { '200': { description: `FHIR R4 ${d.resourceType}`, schema: resourceSchema(d.resourceType) }, '404': oo('No such resource'), ...keyed },
+      },
+    });
+  }
+  return out;
 }
 
 /** One route per resource type, POST /v1/{type}/{op}; `op` is one of the type's registered operations. */
@@ -132,11 +221,13 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
   };
 }
 
-export function fhirRoutes(): RouteDef[] {
+export function fhirRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const byType = new Map<string, FhirOperationDecl[]>();
   for (const d of FHIR_DECLS) if (d.kind === 'operation') byType.set(d.resourceType, [...(byType.get(d.resourceType) ?? []), d]);
   return [
-    ...FHIR_DECLS.filter((d): d is FhirPathDecl => d.kind === 'path').map(pathRoute),
+    ...FHIR_DECLS.filter((d): d is FhirPathDecl => d.kind === 'path').map((d) => pathRoute(d, deps)),
+    // Before the operation routes: POST /{type}/_search must not be taken for an operation named '_search'.
+    ...FHIR_DECLS.filter((d): d is FhirResourceDecl => d.kind === 'resource').flatMap((d) => resourceRoutes(d, deps)),
     ...[...byType].map(([type, ops]) => operationRoute(type, ops)),
   ];
 }

@@ -14,7 +14,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...lookupRoutes(deps),
     ...decisionRoutes,
     ...discoveryRoutes,
-    ...fhirRoutes(),
+    ...fhirRoutes(deps),
     ...cdsRoutes(),
     ...adminRoutes,
     ...accessRoutes,

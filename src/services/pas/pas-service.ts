@@ -29,6 +29,7 @@ import { isoDate, shortHash } from '../../fhir/ids.js';
 import type { ExplicitHints } from '../../fhir/resolve.js';
 import { toClaimResponse } from '../../fhir/pas.js';
 import { DuplicateKeyError, type DocumentStore } from '../../store/port.js';
+import type { Outbox } from '../outbox.js';
 import { X12_FOLLOWUP, X12_REJECT, PAS_EXT } from '../../../fhir-profiles/canonicals.js';
 import { PAS_COLLECTIONS, toView, type PasItemDoc, type PasResponseDoc, type PasSubmissionDoc, type ResponseCause } from './store.js';
 
@@ -54,10 +55,8 @@ export interface PasEvent {
   cause: ResponseCause;
 }
 
-export interface DeferredWork {
-  enqueue(msg: { kind: string; payload: unknown; dedupeKey?: string; notBefore?: Date }): Promise<void>;
-  handle(kind: string, deliver: (payload: unknown) => Promise<void>): void;
-}
+/** What the PAS workflow needs from the shared durable outbox. */
+export type DeferredWork = Pick<Outbox, 'enqueue' | 'handle'>;
 
 export interface PasDeps {
   store: DocumentStore;

@@ -3,12 +3,12 @@
 import type { Program } from '../../domain/vocabulary.js';
 import type { ItemAction, PasErrorView, PasItemView, PasResponseView } from '../../fhir/pas.js';
 import type { Bundle } from '../../fhir/r4.js';
-import type { DocumentStore } from '../../store/port.js';
+import { COLLECTIONS } from '../../store/collections.js';
 
 export const PAS_COLLECTIONS = {
-  submissions: 'pas_submissions',
-  responses: 'pas_responses',
-  subscriptions: 'pas_subscriptions',
+  submissions: COLLECTIONS.pasSubmissions,
+  responses: COLLECTIONS.pasResponses,
+  subscriptions: COLLECTIONS.pasSubscriptions,
 } as const;
 
 export interface ItemHistoryEntry {
@@ -76,15 +76,6 @@ export interface PasResponseDoc {
   view: PasResponseView;
 }
 
-export async function ensurePasIndexes(store: DocumentStore): Promise<void> {
-  await Promise.all([
-    store.collection(PAS_COLLECTIONS.submissions).ensureIndex('owner'),
-    store.collection(PAS_COLLECTIONS.submissions).ensureIndex('dedupeKeys'),
-    store.collection(PAS_COLLECTIONS.submissions).ensureIndex('status'),
-    store.collection(PAS_COLLECTIONS.responses).ensureIndex('preAuthRef'),
-    store.collection(PAS_COLLECTIONS.subscriptions).ensureIndex('owner'),
-  ]);
-}
 
 export function toView(doc: PasSubmissionDoc, createdAt: string): PasResponseView {
   return {

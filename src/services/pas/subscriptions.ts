@@ -59,6 +59,7 @@ export interface SubscriptionDeps {
   responseBundle: (preAuthRef: string, version: number) => Promise<Bundle | null>;
   /** Sends one notification; the default is fetch. Throws (or returns a non-2xx status) to have it retried. */
   post?: (url: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<number>;
+  onError?: (err: unknown) => void;
 }
 
 export interface SubscriptionService {
@@ -67,7 +68,7 @@ export interface SubscriptionService {
   status(owner: string | null, id: string): Promise<Bundle | null>;
   /** Announces a new ClaimResponse version to the owner's matching subscriptions. */
   publish(event: PasEvent): Promise<void>;
-  /** Registers the delivery handler on the outbox and starts the heartbeat check. */
+  /** Starts the heartbeat check (the delivery handler is registered on the outbox when the service is built). */
   start(heartbeatCheckMs: number): void;
   stop(): void;
 }
@@ -83,6 +84,7 @@ async function fetchPost(url: string, headers: Record<string, string>, body: str
 export function createSubscriptionService(deps: SubscriptionDeps): SubscriptionService {
   const subs = deps.store.collection<SubscriptionDoc>(PAS_COLLECTIONS.subscriptions);
   const post = deps.post ?? fetchPost;
+  deps.outbox.handle(NOTIFY_KIND, deliver);
   let timer: NodeJS.Timeout | undefined;
   const live = (d: SubscriptionDoc, now: Date) => (d.status === 'requested' || d.status === 'active') && (!d.end || new Date(d.end) > now);
 
@@ -182,9 +184,8 @@ export function createSubscriptionService(deps: SubscriptionDeps): SubscriptionS
     },
 
     start(heartbeatCheckMs) {
-      deps.outbox.handle(NOTIFY_KIND, deliver);
       if (!timer) {
-        timer = setInterval(() => void heartbeats().catch(() => undefined), heartbeatCheckMs);
+        timer = setInterval(() => void heartbeats().catch((err: unknown) => deps.onError?.(err)), heartbeatCheckMs);
         timer.unref();
       }
     },
