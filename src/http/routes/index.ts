@@ -8,6 +8,7 @@ import { discoveryRoutes } from './discovery-routes.js';
 import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
+import { pasAdminRoutes } from './pas-admin-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const routes: RouteDef[] = [
@@ -17,6 +18,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...fhirRoutes(deps),
     ...cdsRoutes(),
     ...adminRoutes,
+    ...pasAdminRoutes,
     ...accessRoutes,
   ];
   routes.push(...metaRoutes(() => routes));

@@ -31,6 +31,7 @@ import { toClaimResponse } from '../../fhir/pas.js';
 import { DuplicateKeyError, type DocumentStore } from '../../store/port.js';
 import type { Outbox } from '../outbox.js';
 import { X12_FOLLOWUP, X12_REJECT, PAS_EXT } from '../../../fhir-profiles/canonicals.js';
+import { computeMetrics, type MetricsReport } from './metrics.js';
 import { PAS_COLLECTIONS, toView, type PasItemDoc, type PasResponseDoc, type PasSubmissionDoc, type ResponseCause } from './store.js';
 
 /** Who is calling, as the PAS service needs it. */
@@ -106,6 +107,8 @@ export interface PasService {
   queue(): Promise<QueueEntry[]>;
   decide(preAuthRef: string, input: DecideInput): Promise<DecideOutcome>;
   list(filter: { year?: number }): Promise<PasSubmissionDoc[]>;
+  /** CMS-0057-F metrics for a calendar year, per program and plan. */
+  metrics(year: number): Promise<MetricsReport>;
 }
 
 /** CMS-0057-F decision timeframes for items and services: 7 calendar days standard, 72 hours expedited. */
@@ -466,6 +469,10 @@ export function createPasService(deps: PasDeps): PasService {
         return { kind: 'ok', submission: next, bundle: bundleOf(next) };
       }
       throw new Error(`decision on ${preAuthRef} kept conflicting with concurrent changes`);
+    },
+
+    async metrics(year) {
+      return computeMetrics(await submissions.find({}), year, deps.now());
     },
 
     async list(filter) {
