@@ -74,12 +74,10 @@ const SubmissionSummary = {
 const clockSchema = {
   type: 'object',
   required: ['requests', 'decided', 'approved', 'denied', 'partially_approved', 'still_pending', 'percent_approved', 'percent_denied', 'average_decision_hours', 'median_decision_hours'],
-  properties: Object.fromEntries(
-    ['requests', 'decided', 'approved', 'denied', 'partially_approved', 'still_pending'].map((k) => [k, { type: 'integer', minimum: 0 }]).concat(
-      ['percent_approved', 'percent_denied', 'average_decision_hours', 'median_decision_hours', 'percent_approved_after_appeal', 'percent_approved_after_extension'].map((k) => [k, nullable({ type: 'number' })]),
-      ['approved_after_appeal', 'approved_after_extension'].map((k) => [k, { type: 'integer', minimum: 0 }]),
-    ),
-  ),
+  properties: Object.fromEntries<Record<string, unknown>>([
+    ...['requests', 'decided', 'approved', 'denied', 'partially_approved', 'still_pending', 'approved_after_appeal', 'approved_after_extension'].map((k): [string, Record<string, unknown>] => [k, { type: 'integer', minimum: 0 }]),
+    ...['percent_approved', 'percent_denied', 'average_decision_hours', 'median_decision_hours', 'percent_approved_after_appeal', 'percent_approved_after_extension'].map((k): [string, Record<string, unknown>] => [k, nullable({ type: 'number' })]),
+  ]),
 };
 const MetricsSchema = {
   type: 'object',
