@@ -18,6 +18,10 @@ export interface Operator {
   usage(id: string): Promise<UsageReport | null>;
   ingest(path: string): Promise<IngestReport>;
   close(): Promise<void>;
+  /** Direct mode: the store the CLI holds (topic commands build their service over it). */
+  readonly store?: DocumentStore;
+  /** Server mode: a call to the running server's admin interface (404 is returned, other errors throw). */
+  adminCall?<T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }>;
 }
 
 export class OperatorError extends Error {}
@@ -28,6 +32,7 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
   const ingest = createIngester(store, undefined, now);
   return {
     via: 'store',
+    store,
     createKey: (o) => keys.create(o),
     listKeys: () => keys.list(),
     revokeKey: (id) => keys.revoke(id),
@@ -63,6 +68,7 @@ function remote(info: LockInfo): Operator {
   }
   return {
     via: 'server',
+    adminCall: call,
     async createKey(o) {
       return (await call<{ key: string; record: PublicKeyRecord }>('POST', '/v1/admin/keys', o)).data;
     },

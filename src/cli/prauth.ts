@@ -7,6 +7,7 @@ import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabu
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
+import { registerPasCommands } from './commands/pas.js';
 
 const list = (parse: (v: string) => string) => (value: string): string[] =>
   value
@@ -151,6 +152,7 @@ export function buildCli(): Command {
       const rows = r.months.map((m) => `${m.month}  calls=${m.calls}  included=${m.included}  overage=${m.overage}`);
       process.stdout.write(rows.length ? `${rows.join('\n')}\n` : 'no calls recorded yet\n');
     });
+  registerPasCommands(program);
   return program;
 }
 

@@ -187,7 +187,7 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect(hs.body).to.include({ resourceType: 'Bundle', type: 'history' });
       expect(statusOf(hs.body)).to.include({ type: 'handshake', status: 'requested', topic: 'http://hl7.org/fhir/us/davinci-pas/SubscriptionTopic/PASSubscriptionTopic' });
       expect(hs.body.entry[0].request.url).to.equal(`https://prauth.test/v1/Subscription/${subId}/$status`);
-      expectValid(hs.body);
+      expectValid(hs.body as never);
       const read = await get(`/v1/Subscription/${subId}`);
       expect(read.body.status).to.equal('active');
       const st = await get(`/v1/Subscription/${subId}/$status`);
@@ -266,10 +266,10 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const events = receiver.received.filter((r) => statusOf(r.body).type === 'event-notification');
       expect(events).to.have.length(1);
       const n = events[0]!.body;
-      expectValid(n);
+      expectValid(n as never);
       const st = statusOf(n);
       expect(st['events-since-subscription-start']).to.equal('1');
-      const focus = (st['notification-event'] as Json[]).find((p) => p.name === 'focus').valueReference.reference;
+      const focus = (st["notification-event"] as Json[]).find((p) => p.name === "focus")!.valueReference.reference;
       expect(n.entry[1].fullUrl).to.equal(focus);
       const focusCr = expectPasResponse(n.entry[1].resource);
       expect(reviewCodes(focusCr)).to.deep.equal([[1, 'A1'], [2, 'A1']]);
