@@ -132,6 +132,6 @@ export async function startReceiver(status: () => number = () => 200): Promise<{
 export function statusOf(notification: Json): Record<string, unknown> {
   const params: Json[] = notification.entry[0].resource.parameter;
   const out: Record<string, unknown> = {};
-  for (const p of params) out[p.name] = p.valueCode ?? p.valueString ?? p.valueCanonical ?? p.valueReference?.reference ?? p.part;
+  for (const p of params) out[p.name] = p.valueCode ?? p.valueString ?? p.valueCanonical ?? p.valueReference?.reference ?? p.valueCodeableConcept ?? p.part;
   return out;
 }
