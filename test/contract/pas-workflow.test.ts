@@ -199,6 +199,26 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect((await get(`/v1/Subscription/${subId}`, other)).status).to.equal(404);
     });
 
+    it('when a subscription asks for heartbeats, then a heartbeat arrives after a quiet period', async () => {
+      const r3 = await startReceiver();
+      try {
+        const res = await post('/v1/Subscription', pasSubscription(r3.url, { heartbeat: 1 }));
+        expect(res.status).to.equal(201);
+        await t.deps.outbox.drain();
+        expect(r3.received.map((r) => statusOf(r.body).type)).to.deep.equal(['handshake']);
+        t.deps.subscriptions.start(100);
+        await new Promise((r) => setTimeout(r, 1300));
+        await t.deps.outbox.drain();
+        const beats = r3.received.filter((r) => statusOf(r.body).type === 'heartbeat');
+        expect(beats.length).to.be.at.least(1);
+        expect(statusOf(beats[0]!.body)).to.include({ status: 'active', topic: 'http://hl7.org/fhir/us/davinci-pas/SubscriptionTopic/PASSubscriptionTopic' });
+        expect(beats[0]!.body.entry).to.have.length(1);
+      } finally {
+        t.deps.subscriptions.stop();
+        await r3.close();
+      }
+    });
+
     it('when the Subscription is not for the PAS topic, not rest-hook, or filters on something else, then 400', async () => {
       const bad = [
         (s: Json) => (s.criteria = 'http://example.org/other-topic'),
