@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   // from the medians of the same run.
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
   // A high limit for the metered key, so its run measures the cost of scope + limit checks, not 429s.
-  const serviceEnv = { ...env, LOG_LEVEL: 'info', RATE_LIMITS: 'lookup=999999999,compare=999999999' };
+  const serviceEnv = { ...env, LOG_LEVEL: 'info', RATE_LIMITS: 'lookup=999999999,compare=999999999,ask=999999999,explore=999999999' };
   const probe = await start(['dist/src/main.js'], serviceEnv);
   const body = await (await fetch(`${probe.url}${lookupPath}`, { headers: { 'x-api-key': key } })).text();
   await probe.stop();
@@ -102,6 +102,12 @@ async function main(): Promise<void> {
     const r = await autocannon({ url: compareUrl, connections: 10, duration: DURATION, headers });
     rows.push({ title: 'service /v1/compare (10 states, 10 connections)', rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors });
   }
+  // Free-text ask and similar rules at 20 connections (p99 target 20 ms).
+  const askBody = JSON.stringify({ question: 'Does Texas Medicaid managed care require prior auth for Epclusa?' });
+  const ask = await autocannon({ url: `${service.url}/v1/ask`, method: 'POST', body: askBody, connections: 20, duration: DURATION, headers: { ...headers, 'content-type': 'application/json' } });
+  rows.push({ title: 'service POST /v1/ask (20 connections)', rps: Math.round(ask.requests.average), p50: ask.latency.p50, p99: ask.latency.p99, non2xx: ask.non2xx + ask.errors });
+  const similar = await autocannon({ url: `${service.url}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, connections: 20, duration: DURATION, headers });
+  rows.push({ title: 'service GET /v1/rules/similar (20 connections)', rps: Math.round(similar.requests.average), p50: similar.latency.p50, p99: similar.latency.p99, non2xx: similar.non2xx + similar.errors });
   await service.stop();
   await bare.stop();
   rows.push(median(bareRuns));

@@ -161,7 +161,12 @@ export const PROCEDURE_CODE_SYSTEMS: readonly string[] = [
   'http://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets',
   'urn:oid:2.16.840.1.113883.6.285',
   'urn:oid:2.16.840.1.113883.6.14',
+  // CMS Blue Button's HCPCS system: what the Inferno CRD/DTR test kits and CARIN BB data send.
+  'https://bluebutton.cms.gov/resources/codesystem/hcpcs',
+  'http://bluebutton.cms.gov/resources/codesystem/hcpcs',
 ];
+/** Source of Payment Typology spellings (the NAHDO URL US Core binds Coverage.type to, and its OID). */
+export const SOPT_SYSTEMS: readonly string[] = [CODE_SYSTEMS.sopt, 'http://nahdo.org/sopt', 'urn:oid:2.16.840.1.113883.3.221.5'];
 export const RXNORM_SYSTEMS: readonly string[] = [CODE_SYSTEMS.rxnorm, 'urn:oid:2.16.840.1.113883.6.88'];
 
 /** Our own code system for coverage-information `detail` codes (no standard one exists for these). */

@@ -9,6 +9,7 @@ import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask 
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
+import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import type { AppDeps } from './http/route.js';
 import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
@@ -117,6 +118,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
+    loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
     const server = createServer(app.handler);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {

@@ -153,16 +153,22 @@ export function drugs(): DrugCrosswalkDoc[] {
  *   99377-99378  hospice (hospice care plan oversight)
  * HCPCS
  *   A0425-A0999  ambulance_transport
+ *   A4206-A4640, A5051-A5514, A6000-A6550, A7000-A8004  durable_medical_equipment (DMEPOS supplies)
+ *   B4034-B9999  durable_medical_equipment (enteral and parenteral nutrition)
  *   D0120-D9999  dental (CDT)
  *   E0100-E8002  durable_medical_equipment
- *   G0151-G0162  home_health
+ *   G0151-G0162, G0179-G0181  home_health
+ *   G0182        hospice (hospice care plan oversight)
  *   G2067-G2080  substance_use_treatment (opioid treatment program bundles)
  *   H0001-H0030, H2034-H2036  substance_use_treatment
  *   H0031-H2033  behavioral_health_outpatient
  *   J0120-J9999  specialty_drugs
  *   K0001-K0899  durable_medical_equipment
  *   L0112-L9900  durable_medical_equipment (orthotics and prosthetics)
+ *   P2028-P7001, P9603-P9615  laboratory
  *   Q5001-Q5010  hospice (hospice site-of-service codes)
+ *   Q5101-Q5199  specialty_drugs (biosimilars)
+ *   R0070-R0075  diagnostic_imaging (portable X-ray transport)
  *   T1019-T1020  long_term_care (personal care services)
  */
 // One table for the corpus and the service: the national fallback ranges live in src/services/resolve-code.ts.

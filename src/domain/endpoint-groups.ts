@@ -6,6 +6,8 @@ export const ENDPOINT_GROUPS = [
   'action_plan',
   'fhir', // formulary, DTR, PAS
   'cds',
+  'ask', // POST /v1/ask
+  'explore', // topics, similar rules
   'admin',
 ] as const;
 export type EndpointGroup = (typeof ENDPOINT_GROUPS)[number];

@@ -2,10 +2,11 @@
 // and the verified rule. Pure: the read model and the parsed resources in, values out. Every "cannot tell" is a
 // value with a reason, never an exception.
 import { ruleKey, payerRuleKey, type ReadModel } from '../corpus/read-model.js';
-import type { CodeMappingDoc, CoverageRuleDoc, PayerDoc } from '../domain/documents.js';
+import type { CoverageRuleDoc, JurisdictionDoc, PayerDoc } from '../domain/documents.js';
 import { isJurisdiction, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
-import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS } from '../../fhir-profiles/canonicals.js';
-import type { Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
+import { CODE_PATTERN, resolveCode, type CodeResolution } from '../services/resolve-code.js';
+import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS, SOPT_SYSTEMS } from '../../fhir-profiles/canonicals.js';
+import type { Address, Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
 
 /** Where each part of the context came from, for the reason text of an indeterminate answer. */
 export interface CoverageContext {
@@ -27,15 +28,18 @@ export type Lookup = (ref: Reference | undefined, from?: Resource) => Resource |
 export function bundleLookup(resources: readonly { fullUrl?: string; resource?: Resource }[]): Lookup {
   const byUrl = new Map<string, Resource>();
   for (const e of resources) {
-    const r = e.resource;
-    if (!r) continue;
-    if (e.fullUrl) byUrl.set(e.fullUrl, r);
-    if (r.id) byUrl.set(`${r.resourceType}/${r.id}`, r);
+    const r = e?.resource;
+    if (!r || typeof r !== 'object' || typeof r.resourceType !== 'string') continue;
+    if (typeof e.fullUrl === 'string') byUrl.set(e.fullUrl, r);
+    if (typeof r.id === 'string') byUrl.set(`${r.resourceType}/${r.id}`, r);
   }
   return (ref, from) => {
-    const s = ref?.reference;
-    if (!s) return undefined;
-    if (s.startsWith('#')) return (from as DomainResource | undefined)?.contained?.find((c) => c.id === s.slice(1)) as Resource | undefined;
+    const s = ref && typeof ref === 'object' ? ref.reference : undefined;
+    if (typeof s !== 'string' || !s) return undefined;
+    if (s.startsWith('#')) {
+      const contained = (from as DomainResource | undefined)?.contained;
+      return (Array.isArray(contained) ? contained.find((c) => c?.id === s.slice(1)) : undefined) as Resource | undefined;
+    }
     const direct = byUrl.get(s);
     if (direct) return direct;
     const m = /([A-Za-z]+\/[A-Za-z0-9.-]{1,64})(\/_history\/[^/]+)?$/.exec(s);
@@ -43,93 +47,243 @@ export function bundleLookup(resources: readonly { fullUrl?: string; resource?: 
   };
 }
 
-const SOPT_PROGRAMS: readonly [string, Program][] = [
-  // Source of Payment Typology (nahdo.org/sopt), longest prefix first. 122 Medicare drug benefit, 11x Medicare
-  // managed care, 12x Medicare non-managed, 14 dual-eligible organisation, 21x Medicaid managed care, 22 Medicaid
-  // non-managed, 23 Medicaid/SCHIP.
-  ['122', 'part_d'],
-  ['11', 'medicare_advantage'],
-  ['12', 'medicare_traditional'],
-  ['14', 'dual_eligible'],
-  ['21', 'medicaid_mco'],
-  ['22', 'medicaid_ffs'],
-  ['23', 'chip'],
+/**
+ * Source of Payment Typology (PHDSC/NAHDO, `https://nahdo.org/sopt`, OID 2.16.840.1.113883.3.221.5) codes that
+ * name one of our programs. Every code is listed explicitly (no prefix matching), checked against the published
+ * table: 11 Medicare (Managed Care), 111 Medicare HMO, 112 Medicare PPO, 113 Medicare POS, 119 Medicare Managed
+ * Care Other, 12 Medicare (Non-managed Care), 121 Medicare FFS, 122 Medicare Drug Benefit, 123 Medicare Medical
+ * Savings Account (MSA), 129 Medicare Non-managed Care Other, 13 Medicare Hospice, 14 Dual Eligibility
+ * Medicare/Medicaid Organization, 21 Medicaid (Managed Care), 211 Medicaid HMO, 212 Medicaid PPO, 213 Medicaid PCCM,
+ * 219 Medicaid Managed Care Other, 22 Medicaid (Non-managed Care Plan), 23 Medicaid/SCHIP, 361 State SCHIP program.
+ * US Core's Coverage guidance: Parts A and B = 121, Part C = 111/112/113, Part D = 122.
+ * Codes left out on purpose: 1 / 2 (Medicare / Medicaid, no plan type), 19, 191, 24-29, 291, 299 (cannot name a
+ * program whose PA rules apply).
+ */
+export const SOPT_PROGRAMS: Readonly<Record<string, Program>> = {
+  '11': 'medicare_advantage',
+  '111': 'medicare_advantage',
+  '112': 'medicare_advantage',
+  '113': 'medicare_advantage',
+  '119': 'medicare_advantage',
+  // A Medicare MSA plan is a Medicare Advantage plan type (SOPT files it under non-managed care).
+  '123': 'medicare_advantage',
+  '12': 'medicare_traditional',
+  '121': 'medicare_traditional',
+  '129': 'medicare_traditional',
+  '13': 'medicare_traditional',
+  '122': 'part_d',
+  '14': 'dual_eligible',
+  '21': 'medicaid_mco',
+  '211': 'medicaid_mco',
+  '212': 'medicaid_mco',
+  '219': 'medicaid_mco',
+  // PCCM is managed care under 42 CFR 438 but services are paid (and prior-authorized) fee-for-service.
+  '213': 'medicaid_ffs',
+  '22': 'medicaid_ffs',
+  '23': 'chip',
+  '361': 'chip',
+};
+
+/** X12 claim filing indicator codes (1032) EHRs put in Coverage.type as a translation (US Core: Medicare Part A). */
+const X12_CLAIM_FILING: Readonly<Record<string, Program>> = { MA: 'medicare_traditional', MB: 'medicare_traditional', '16': 'medicare_advantage' };
+
+const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9+]+/g, ' ').trim();
+
+/**
+ * Plan and program names as EHRs write them in Coverage.class value/name, Coverage.type text or the payer's
+ * name. Order matters: the most specific pattern first ("Medicare Part D" before "Medicare").
+ */
+const NAME_PATTERNS: readonly [RegExp, Program][] = [
+  [/\b(dual|d snp|dsnp|medi medi|medicare medicaid plan|mmp|fide snp)\b/, 'dual_eligible'],
+  [/\b(part d|pdp|prescription drug plan|medicare rx|partd)\b/, 'part_d'],
+  [/\b(part c|medicare advantage|ma pd|mapd|medicare hmo|medicare ppo)\b/, 'medicare_advantage'],
+  [/\b(part a|part b|parts a and b|part a and b|original medicare|traditional medicare|medicare ffs|medicare fee for service)\b/, 'medicare_traditional'],
+  [/\b(chip|schip|children s health insurance)\b/, 'chip'],
+  [/\bmedicaid\b.*\b(managed care|mco|hmo)\b|\b(managed care|mco)\b.*\bmedicaid\b/, 'medicaid_mco'],
+  [/\bmedicaid\b.*\b(fee for service|ffs)\b/, 'medicaid_ffs'],
 ];
 
-function programFromCoverage(cov: Coverage): { program: Program; basis: string } | undefined {
-  for (const c of cov.class ?? []) {
-    const p = normalizeProgram(c.value ?? '');
-    if (p) return { program: p, basis: `Coverage.class value '${c.value}'` };
+interface PlanName {
+  program: Program;
+  states: string[];
+  what: string;
+}
+
+const planNameIndex = new WeakMap<ReadModel, Map<string, PlanName>>();
+
+/**
+ * The states' own Medicaid and CHIP program names (Medi-Cal, TennCare, Apple Health...) and Medicaid MCO brands,
+ * from the jurisdiction documents. A Medicaid program name gives medicaid_ffs where the state is fee-for-service
+ * dominant and medicaid_mco elsewhere; a brand gives medicaid_mco. A name used by one state also gives the state.
+ */
+function planNames(model: ReadModel): Map<string, PlanName> {
+  let idx = planNameIndex.get(model);
+  if (idx) return idx;
+  idx = new Map();
+  const add = (raw: string | undefined, program: Program, j: JurisdictionDoc, what: string): void => {
+    if (!raw) return;
+    for (const variant of [raw, raw.replace(/\s*\(.*\)\s*$/, '')]) {
+      const k = norm(variant);
+      if (k.length < 4) continue;
+      const prev = idx!.get(k);
+      if (!prev) idx!.set(k, { program, states: [j.id], what });
+      else if (!prev.states.includes(j.id)) prev.states.push(j.id);
+    }
+  };
+  for (const j of model.jurisdictions.values()) {
+    add(j.medicaidProgramName, j.flags.ffsDominant ? 'medicaid_ffs' : 'medicaid_mco', j, `${j.id} Medicaid program name`);
+    add(j.chipProgramName, 'chip', j, `${j.id} CHIP program name`);
+    for (const b of j.mcoBrands) add(b, 'medicaid_mco', j, 'Medicaid MCO brand');
   }
-  for (const coding of cov.type?.coding ?? []) {
-    if (coding.system !== CODE_SYSTEMS.sopt || !coding.code) continue;
-    const hit = SOPT_PROGRAMS.find(([prefix]) => coding.code!.startsWith(prefix));
-    if (hit) return { program: hit[1], basis: `Coverage.type SOPT ${coding.code}` };
+  planNameIndex.set(model, idx);
+  return idx;
+}
+
+/** A program (and sometimes a state) named by free text: a plan name, a class value, a payer name. */
+export function programFromName(model: ReadModel, raw: string | undefined): { program: Program; state?: string; basis: string } | undefined {
+  if (!raw || typeof raw !== 'string') return undefined;
+  const alias = normalizeProgram(raw);
+  if (alias) return { program: alias, basis: `'${raw.slice(0, 60)}'` };
+  const text = norm(raw);
+  const named = planNames(model).get(text);
+  if (named) return { program: named.program, ...(named.states.length === 1 ? { state: named.states[0] } : {}), basis: `'${raw.slice(0, 60)}' (${named.what})` };
+  for (const [re, program] of NAME_PATTERNS) if (re.test(text)) return { program, basis: `'${raw.slice(0, 60)}'` };
+  return undefined;
+}
+
+function programFromCoverage(model: ReadModel, cov: Coverage): { program: Program; state?: string; basis: string } | undefined {
+  const classes = Array.isArray(cov.class) ? cov.class : [];
+  for (const c of classes) {
+    for (const text of [c?.value, c?.name]) {
+      const p = programFromName(model, text);
+      if (p) return { ...p, basis: `Coverage.class ${p.basis}` };
+    }
+  }
+  const codings = Array.isArray(cov.type?.coding) ? cov.type.coding : [];
+  for (const coding of codings) {
+    const code = typeof coding?.code === 'string' ? coding.code.trim() : '';
+    if (!code) continue;
+    if (coding.system && SOPT_SYSTEMS.includes(coding.system) && SOPT_PROGRAMS[code]) return { program: SOPT_PROGRAMS[code]!, basis: `Coverage.type SOPT ${code}` };
+    if (coding.system && /x12/i.test(coding.system) && X12_CLAIM_FILING[code.toUpperCase()]) return { program: X12_CLAIM_FILING[code.toUpperCase()]!, basis: `Coverage.type X12 claim filing indicator ${code}` };
+  }
+  for (const text of [cov.type?.text, ...codings.map((c) => c?.display)]) {
+    const p = programFromName(model, text);
+    if (p) return { ...p, basis: `Coverage.type ${p.basis}` };
   }
   return undefined;
 }
 
 function payerFromCoverage(model: ReadModel, cov: Coverage, lookup: Lookup): PayerDoc | undefined {
-  for (const ref of cov.payor ?? []) {
+  for (const ref of Array.isArray(cov.payor) ? cov.payor : []) {
+    if (!ref || typeof ref !== 'object') continue;
     const org = lookup(ref, cov) as Organization | undefined;
-    const ids = [ref.reference?.split('/').pop(), ref.identifier?.value, org?.id, ...(org?.identifier ?? []).map((i) => i.value)];
+    const ids = [typeof ref.reference === 'string' ? ref.reference.split('/').pop() : undefined, ref.identifier?.value, org?.id, ...(Array.isArray(org?.identifier) ? org.identifier : []).map((i) => i?.value)];
     for (const id of ids) {
-      const p = id ? model.payers.get(id) : undefined;
+      const p = typeof id === 'string' ? model.payers.get(id) : undefined;
       if (p) return p;
     }
-    const names = [ref.display, org?.name].filter((n): n is string => !!n).map((n) => n.toLowerCase());
+    const names = [ref.display, org?.name].filter((n): n is string => typeof n === 'string' && !!n).map((n) => n.toLowerCase());
     for (const p of model.payers.values()) if (names.includes(p.name.toLowerCase())) return p;
   }
   return undefined;
 }
 
-/** The member's state: the current home address (an ended period is history, not residence). */
-function stateFromPatient(patient: Patient | undefined, at: string): string | undefined {
-  for (const a of patient?.address ?? []) {
-    if (a.use === 'old' || a.use === 'billing' || (a.period?.end && a.period.end < at)) continue;
-    const s = a.state?.toUpperCase();
-    if (s && isJurisdiction(s)) return s;
+/** The current address's state (an ended period or `use=old` is history, not residence); names of states are read too. */
+function stateFromAddresses(addresses: unknown, at: string, skipBilling: boolean): string | undefined {
+  for (const a of Array.isArray(addresses) ? (addresses as Address[]) : []) {
+    if (!a || typeof a !== 'object') continue;
+    if (a.use === 'old' || (skipBilling && a.use === 'billing') || (typeof a.period?.end === 'string' && a.period.end < at)) continue;
+    const s = typeof a.state === 'string' ? stateCode(a.state) : undefined;
+    if (s) return s;
   }
   return undefined;
 }
 
+const STATE_NAMES: Readonly<Record<string, string>> = {
+  alabama: 'AL', alaska: 'AK', arizona: 'AZ', arkansas: 'AR', california: 'CA', colorado: 'CO', connecticut: 'CT', delaware: 'DE',
+  'district of columbia': 'DC', florida: 'FL', georgia: 'GA', hawaii: 'HI', idaho: 'ID', illinois: 'IL', indiana: 'IN', iowa: 'IA',
+  kansas: 'KS', kentucky: 'KY', louisiana: 'LA', maine: 'ME', maryland: 'MD', massachusetts: 'MA', michigan: 'MI', minnesota: 'MN',
+  mississippi: 'MS', missouri: 'MO', montana: 'MT', nebraska: 'NE', nevada: 'NV', 'new hampshire': 'NH', 'new jersey': 'NJ',
+  'new mexico': 'NM', 'new york': 'NY', 'north carolina': 'NC', 'north dakota': 'ND', ohio: 'OH', oklahoma: 'OK', oregon: 'OR',
+  pennsylvania: 'PA', 'rhode island': 'RI', 'south carolina': 'SC', 'south dakota': 'SD', tennessee: 'TN', texas: 'TX', utah: 'UT',
+  vermont: 'VT', virginia: 'VA', washington: 'WA', 'west virginia': 'WV', wisconsin: 'WI', wyoming: 'WY',
+};
+
+/** A USPS code or a state's full name (EHRs send both) to the USPS code. */
+export function stateCode(raw: string): string | undefined {
+  const up = raw.trim().toUpperCase();
+  if (isJurisdiction(up)) return up;
+  return STATE_NAMES[raw.trim().toLowerCase().replace(/\./g, '').replace(/\s+/g, ' ')];
+}
+
 /**
  * State and program for a member. Precedence: explicit hints (query parameters, request extension) > the
- * claim's jurisdiction > Coverage (class value naming a program, SOPT type) > the patient's current address >
- * the payer document when it serves exactly one state or program.
+ * claim's jurisdiction > Coverage (class value or name naming a program or plan, SOPT or X12 type, type text) >
+ * the patient's current address > a state-specific plan name > the payer document when it serves exactly one
+ * state or program > the payer Organization's address > the caller's subscription when it names exactly one
+ * state / program (`fallback`). Never throws on odd input: a field of the wrong type is skipped.
  */
 export function resolveCoverageContext(
   model: ReadModel,
-  input: { coverage?: Coverage; patient?: Patient; jurisdiction?: string; hints?: ExplicitHints; lookup: Lookup; today: string },
+  input: {
+    coverage?: Coverage;
+    patient?: Patient;
+    jurisdiction?: string;
+    hints?: ExplicitHints;
+    lookup: Lookup;
+    today: string;
+    /** The caller's subscription, used only when it names exactly one state or program. */
+    fallback?: ExplicitHints;
+  },
 ): CoverageContext {
   const basis: string[] = [];
   const ctx: CoverageContext = { basis };
-  const { coverage, hints } = input;
+  const { hints, fallback } = input;
+  const coverage = input.coverage && typeof input.coverage === 'object' && input.coverage.resourceType === 'Coverage' ? input.coverage : undefined;
   if (hints?.state) (ctx.state = hints.state), basis.push('state from the request parameters');
   if (hints?.program) (ctx.program = hints.program), basis.push('program from the request parameters');
-  if (!ctx.state && input.jurisdiction && isJurisdiction(input.jurisdiction)) {
+  if (!ctx.state && typeof input.jurisdiction === 'string' && isJurisdiction(input.jurisdiction)) {
     ctx.state = input.jurisdiction;
     basis.push('state from the claim identifier jurisdiction');
   }
+  let planState: { state: string; basis: string } | undefined;
   if (coverage) {
     ctx.payer = payerFromCoverage(model, coverage, input.lookup);
-    if (!ctx.program) {
-      const p = programFromCoverage(coverage);
-      if (p) (ctx.program = p.program), basis.push(`program from ${p.basis}`);
-    }
+    const p = programFromCoverage(model, coverage);
+    if (p && !ctx.program) (ctx.program = p.program), basis.push(`program from ${p.basis}`);
+    if (p?.state) planState = { state: p.state, basis: `state from ${p.basis}` };
   }
-  const patient = input.patient ?? (coverage ? (input.lookup(coverage.beneficiary, coverage) as Patient | undefined) : undefined);
+  const beneficiary = coverage ? input.lookup(coverage.beneficiary, coverage) : undefined;
+  const patient = input.patient ?? (beneficiary?.resourceType === 'Patient' ? (beneficiary as Patient) : undefined);
   if (!ctx.state) {
-    const s = stateFromPatient(patient, input.today);
+    const s = stateFromAddresses(patient?.address, input.today, true);
     if (s) (ctx.state = s), basis.push("state from the patient's current address");
   }
+  if (!ctx.state && planState) (ctx.state = planState.state), basis.push(planState.basis);
   const payer = ctx.payer;
   if (payer) {
     if (!ctx.program && payer.programs.length === 1) (ctx.program = payer.programs[0]), basis.push(`program from payer ${payer.name}`);
     if (!ctx.state && payer.jurisdictions.length === 1) (ctx.state = payer.jurisdictions[0]), basis.push(`state from payer ${payer.name}`);
   }
-  if (!ctx.state) basis.push('state unknown: no request parameter, claim jurisdiction, current patient address or single-state payer');
-  if (!ctx.program) basis.push('program unknown: no request parameter, Coverage.class value naming a program, SOPT Coverage.type or single-program payer');
+  if (coverage && (!ctx.state || !ctx.program)) {
+    for (const ref of Array.isArray(coverage.payor) ? coverage.payor : []) {
+      const org = input.lookup(ref, coverage);
+      if (org?.resourceType !== 'Organization') continue;
+      const o = org as Organization;
+      if (!ctx.program) {
+        const p = programFromName(model, o.name);
+        if (p) (ctx.program = p.program), basis.push(`program from the payer Organization name ${p.basis}`);
+      }
+      if (!ctx.state) {
+        const s = stateFromAddresses(o.address, input.today, false);
+        if (s) (ctx.state = s), basis.push("state from the payer Organization's address");
+      }
+    }
+  }
+  if (!ctx.state && fallback?.state) (ctx.state = fallback.state), basis.push("state from the caller's subscription (its only state)");
+  if (!ctx.program && fallback?.program) (ctx.program = fallback.program), basis.push("program from the caller's subscription (its only program)");
+  if (!ctx.state) basis.push("state unknown: no request parameter, claim jurisdiction, current patient address, state-specific plan name, single-state payer or payer Organization address");
+  if (!ctx.program) basis.push('program unknown: no request parameter, Coverage.class value or type naming a program (SOPT, X12, plan name) or single-program payer');
   return ctx;
 }
 
@@ -163,19 +317,15 @@ function directIndex(model: ReadModel): Map<string, CoverageRuleDoc> {
   return idx;
 }
 
-function inRange(m: CodeMappingDoc, code: string): boolean {
-  if (m.code) return m.code === code;
-  const r = m.range!;
-  return r.from.length === code.length && r.to.length === code.length && r.from <= code && code <= r.to;
-}
-
-/** CPT/HCPCS to a service category: the state's own PA code list first, then the national ranges. */
-export function serviceForProcedureCode(model: ReadModel, state: string | undefined, code: string): CodeMappingDoc | undefined {
-  const c = code.trim().toUpperCase();
-  return (
-    model.codeMappings.find((m) => m.jurisdiction === state && state !== undefined && inRange(m, c)) ??
-    model.codeMappings.find((m) => !m.jurisdiction && inRange(m, c))
-  );
+/**
+ * CPT/HCPCS to a service category, through the one resolver the JSON API uses (services/resolve-code.ts): the
+ * state's own PA code list first, then the national ranges of the corpus, then the built-in range table.
+ */
+export function serviceForProcedureCode(model: ReadModel, state: string | undefined, code: string): (CodeResolution & { serviceCategory: CodeResolution['service_category'] }) | undefined {
+  const c = typeof code === 'string' ? code.trim().toUpperCase() : '';
+  if (!CODE_PATTERN.test(c)) return undefined;
+  const r = resolveCode(model, state ?? '', c);
+  return r ? { ...r, serviceCategory: r.service_category } : undefined;
 }
 
 export function drugClassForRxnorm(model: ReadModel, code: string): string | undefined {
@@ -198,7 +348,7 @@ export function resolveRule(model: ReadModel, ctx: { state: string; program: Pro
   let gap: RuleResolution | undefined;
   const direct = directIndex(model);
   for (const coding of codings) {
-    if (!coding.code) continue;
+    if (!coding || typeof coding !== 'object' || typeof coding.code !== 'string' || !coding.code) continue;
     const hit = direct.get(`${ctx.state}|${ctx.program}|${coding.system}|${coding.code}`);
     if (hit) return { kind: 'rule', rule: hit, coding, subject: hit.subject, via: `rule code ${coding.code}` };
     let subject: Subject | undefined;
@@ -208,7 +358,7 @@ export function resolveRule(model: ReadModel, ctx: { state: string; program: Pro
       if (cls) (subject = { kind: 'drug', code: cls }), (via = `RxNorm ${coding.code} in the drug crosswalk`);
     } else if (coding.system && PROCEDURE_CODE_SYSTEMS.includes(coding.system)) {
       const m = serviceForProcedureCode(model, ctx.state, coding.code);
-      if (m) (subject = { kind: 'service', code: m.serviceCategory }), (via = `${m.system} ${coding.code} via ${m.jurisdiction ? `${m.jurisdiction} code list` : 'national range'} ${m.id}`);
+      if (m) (subject = { kind: 'service', code: m.serviceCategory }), (via = `${m.system} ${m.code} via ${m.matched_by === 'state_pa_list' ? `${ctx.state} code list` : m.matched_by === 'national_range' ? 'national range' : 'built-in national range'} ${m.mapping_id ?? m.description}`);
     }
     if (!subject) continue;
     const rule = ruleFor(model, ctx.state, ctx.program, subject, ctx.payer);
@@ -218,22 +368,28 @@ export function resolveRule(model: ReadModel, ctx: { state: string; program: Pro
   return gap ?? { kind: 'unmapped', codings: [...codings] };
 }
 
+const codingsOf = (cc: unknown): Coding[] => {
+  const list = cc && typeof cc === 'object' ? (cc as { coding?: unknown }).coding : undefined;
+  return Array.isArray(list) ? list.filter((c): c is Coding => !!c && typeof c === 'object') : [];
+};
+
 /** Every coding an order carries: its code, CRD billing options, and a referenced or contained Medication. */
 export function orderCodings(order: OrderResource, lookup?: Lookup): Coding[] {
   switch (order.resourceType) {
     case 'ServiceRequest': {
-      const billing = (order.code?.extension ?? [])
-        .filter((e) => e.url === CRD_EXT.billingOptions)
-        .flatMap((e) => e.valueCodeableConcept?.coding ?? []);
-      return [...(order.code?.coding ?? []), ...billing];
+      const exts = order.code?.extension;
+      const billing = (Array.isArray(exts) ? exts : []).filter((e) => e?.url === CRD_EXT.billingOptions).flatMap((e) => codingsOf(e.valueCodeableConcept));
+      return [...codingsOf(order.code), ...billing];
     }
     case 'DeviceRequest':
-      return order.codeCodeableConcept?.coding ?? [];
+      return codingsOf(order.codeCodeableConcept);
     case 'MedicationRequest': {
-      if (order.medicationCodeableConcept) return order.medicationCodeableConcept.coding ?? [];
+      if (order.medicationCodeableConcept) return codingsOf(order.medicationCodeableConcept);
       const med = lookup?.(order.medicationReference, order) as Medication | undefined;
-      return med?.code?.coding ?? [];
+      return med?.resourceType === 'Medication' ? codingsOf(med.code) : [];
     }
+    default:
+      return [];
   }
 }
 
@@ -244,6 +400,9 @@ export const isOrder = (r: Resource | undefined): r is OrderResource =>
 export const coverageOf = (b: Bundle | Resource | null | undefined): Coverage[] => {
   if (!b || typeof b !== 'object') return [];
   if (b.resourceType === 'Coverage') return [b as Coverage];
-  if (b.resourceType === 'Bundle') return ((b as Bundle).entry ?? []).map((e) => e.resource).filter((r): r is Coverage => r?.resourceType === 'Coverage');
+  if (b.resourceType === 'Bundle') {
+    const entries = (b as Bundle).entry;
+    return (Array.isArray(entries) ? entries : []).map((e) => e?.resource).filter((r): r is Coverage => !!r && typeof r === 'object' && r.resourceType === 'Coverage');
+  }
   return [];
 };

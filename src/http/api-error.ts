@@ -38,3 +38,18 @@ export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter
 export const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthorized', message);
 export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError => new ApiError(403, 'forbidden', message, extra);
 export const notFound = (message: string, extra: Record<string, unknown> = {}): ApiError => new ApiError(404, 'not_found', message, extra);
+
+/** A request body that failed the structural check: one entry per offending element (names, never values). */
+export class BodyShapeError extends ApiError {
+  constructor(readonly issues: readonly { message: string; expression: string }[]) {
+    super(
+      400,
+      'invalid_body',
+      `The request body is not valid: ${issues[0]?.message ?? 'invalid'} at ${issues[0]?.expression ?? 'body'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`,
+      { issues },
+      {},
+      issues[0]?.expression,
+    );
+    this.name = 'BodyShapeError';
+  }
+}

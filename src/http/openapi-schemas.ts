@@ -14,6 +14,11 @@ export const ErrorBody = {
     code: { type: 'string', description: 'Additive machine-readable code: missing_parameter, invalid_parameter, conflicting_parameters, malformed_json, invalid_body, unauthorized, forbidden, scope_gap, not_found, payload_too_large, unsupported_media_type, rate_limited, internal_error' },
     request_id: { type: 'string' },
     out_of_scope: { type: 'object' },
+    issues: {
+      type: 'array',
+      description: 'invalid_body: one entry per element that failed the structural check (names, never values)',
+      items: { type: 'object', required: ['message', 'expression'], properties: { message: { type: 'string' }, expression: { type: 'string' } } },
+    },
   },
 };
 

@@ -4,7 +4,8 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { ApiError, forbidden, unauthorized } from './api-error.js';
+import { bodyProblems, type BodyKind } from '../fhir/shape/check-body.js';
+import { ApiError, BodyShapeError, forbidden, unauthorized } from './api-error.js';
 import type { AppDeps, HttpResult, Principal, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from './route.js';
 import { UUID_V4 } from '../services/keys.js';
 
@@ -63,14 +64,40 @@ const ISSUE_CODE: Readonly<Record<number, string>> = {
   429: 'throttled',
 };
 
+/**
+ * What of an unexpected error may be logged: its class and stack frames. Not its message: a runtime error's
+ * message can quote a value of the request (e.g. "Cannot create property 'x' on string '...'").
+ */
+export function loggableError(err: unknown): { type: string; stack: string } {
+  if (!(err instanceof Error)) return { type: typeof err, stack: '' };
+  const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+  return { type: err.name, stack: frames.slice(0, 12).join('\n') };
+}
+
 export function renderError(err: unknown, surface: Surface, requestId: string, log: Logger): HttpResult {
   const e =
     err instanceof ApiError
       ? err
       : new ApiError(500, 'internal_error', `Internal server error; quote request id ${requestId} when reporting it`);
-  if (!(err instanceof ApiError)) log.error({ reqId: requestId, err }, 'unhandled error');
+  if (!(err instanceof ApiError)) log.error({ reqId: requestId, error: loggableError(err) }, 'unhandled error');
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...e.headers };
   if (surface === 'fhir') {
+    if (e instanceof BodyShapeError) {
+      return {
+        status: e.status,
+        headers,
+        body: {
+          resourceType: 'OperationOutcome',
+          issue: e.issues.map((i) => ({
+            severity: 'error',
+            code: 'structure',
+            details: { coding: [{ system: 'urn:prauth:error-code', code: e.code }], text: i.message },
+            diagnostics: i.message,
+            expression: [i.expression],
+          })),
+        },
+      };
+    }
     return {
       status: e.status,
       headers,
@@ -147,6 +174,12 @@ function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => 
   };
 }
 
+/** Which structural check a route's body gets (form bodies are strings, read by their own parser). */
+export function bodyKindOf(route: RouteDef): BodyKind | undefined {
+  if (route.method !== 'POST' || route.bodyType === 'form') return undefined;
+  return route.surface === 'fhir' ? 'fhir' : route.surface === 'cds' ? 'cds' : 'json';
+}
+
 export interface PipelineInput {
   method: string;
   path: string;
@@ -171,6 +204,11 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
         throw forbidden('This endpoint needs the Compare add-on on the subscription', { out_of_scope: { add_on: 'compare' } });
       }
       Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
+    }
+    const kind = bodyKindOf(route);
+    if (kind) {
+      const problems = bodyProblems(kind, input.body);
+      if (problems.length) throw new BodyShapeError(problems);
     }
     const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
     result = await route.handle(ctx, deps);

@@ -16,6 +16,8 @@ export const DEFAULT_LIMITS: Readonly<Record<EndpointGroup, number>> = {
   action_plan: 1_000,
   fhir: 5_000,
   cds: 5_000,
+  ask: 1_000,
+  explore: 5_000,
   admin: 1_000,
 };
 

@@ -49,7 +49,10 @@ describe('errors: bodies, status codes, and what reaches the log', () => {
     expect(res.text).to.not.contain('secret');
     expect(res.headers['x-request-id']).to.equal('req-123');
     const logged = cap.lines.join('');
-    expect(logged).to.contain('secret internal detail'); // operators see it; clients do not
+    // Operators get the class and the stack frames; not the message, which can quote a request value.
+    expect(logged).to.contain('"type":"Error"');
+    expect(logged).to.match(/at .*errors\.test\.ts/);
+    expect(logged).to.not.contain('secret internal detail');
     expect(logged).to.contain('"reqId":"req-123"');
   });
 

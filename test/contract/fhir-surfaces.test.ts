@@ -247,7 +247,9 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
         [(b) => (b.entry[0].resource.use = 'claim'), 'Bundle.entry[0].resource.use'],
         [(b) => b.entry.splice(b.entry.findIndex((e: Any) => e.resource.id === 'InsurerExample'), 1), 'Bundle.entry[0].resource.insurer.reference'],
         [(b) => (b.entry[0].resource.item[1].sequence = 1), 'Bundle.entry[0].resource.item[1].sequence'],
-        [(b) => (b.type = 'transaction'), 'Bundle.type'],
+        // 'searchset' is structurally valid R4 (a 'transaction' without entry.request already fails bdl-3 in the
+        // structural check), so this case reaches the PAS rule that the request Bundle is a collection.
+        [(b) => (b.type = 'searchset'), 'Bundle.type'],
       ];
       for (const [mutate, expression] of cases) {
         const b = example('pas-2.2.1-claim-submit-request-bundle.json');

@@ -27,7 +27,8 @@ describe('unit: code resolution', () => {
     ['outside every range', 'OK', '77068', undefined],
     ['state list before the national range', 'TX', '70553', 'outpatient_surgery'],
     ['another state falls back to the national range', 'OK', '70553', 'advanced_imaging'],
-    ['a state-only code is not national', 'TX', 'E0431', undefined],
+    ['a code on another state list falls to the built-in DMEPOS family', 'TX', 'E0431', 'durable_medical_equipment'],
+    ['a Level II family with no category (vision)', 'TX', 'V2020', undefined],
     ['lower-case HCPCS is normalised', 'OK', 'e0431', 'durable_medical_equipment'],
   ];
   for (const [name, state, code, expected] of cases) {

@@ -5,6 +5,7 @@ import { adminRoutes } from './admin-routes.js';
 import { cdsRoutes } from './cds-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
+import { exploreRoutes } from './explore-routes.js';
 import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
@@ -15,6 +16,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...lookupRoutes(deps),
     ...decisionRoutes,
     ...discoveryRoutes,
+    ...exploreRoutes,
     ...fhirRoutes(deps),
     ...cdsRoutes(),
     ...adminRoutes,

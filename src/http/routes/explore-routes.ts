@@ -1,0 +1,224 @@
+// Endpoints 6, 10, 11, 12, 13 and 15: free-text ask, the drug crosswalk, topics, the compliance grid and similar
+// rules. Each reads the in-memory read model; scope is applied before anything is revealed.
+import { planAnswer, ASK_MAX_QUESTION_CHARS } from '../../services/ask/answer.js';
+import { complianceGrid, RULE_ID_PATTERN } from '../../services/explore/compliance.js';
+import { crosswalk, type CrosswalkBy } from '../../services/explore/crosswalk.js';
+import { scopeFilter } from '../../services/explore/scope.js';
+import { SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, SIMILAR_SCOPES, similarRules, type SimilarQuery, type SimilarScope } from '../../services/explore/similar.js';
+import { listTopics, SLUG_PATTERN, topicDetail } from '../../services/explore/topics.js';
+import { ApiError, badRequest, notFound } from '../api-error.js';
+import { AskResponse, ComplianceResponse, CrosswalkNotFound, CrosswalkResponse, SimilarResponse, TopicDetailResponse, TopicListResponse } from '../openapi-explore-schemas.js';
+import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
+import { parseProgram, parseState, single } from '../params.js';
+import type { RouteDef } from '../route.js';
+
+const err = (description: string, schema: Record<string, unknown> = ErrorBody) => ({ description, schema });
+const q = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+
+/** Exactly one of the named parameters. */
+function exactlyOne<N extends string>(query: URLSearchParams, names: readonly N[]): { name: N; value: string } {
+  const given = names.map((name) => ({ name, value: single(query, name) })).filter((g): g is { name: N; value: string } => g.value !== undefined);
+  if (given.length !== 1) {
+    throw badRequest(`Give exactly one of ${names.join(', ')} (got ${given.length ? given.map((g) => g.name).join(' and ') : 'none'})`, given.length ? 'conflicting_parameters' : 'missing_parameter');
+  }
+  return given[0]!;
+}
+
+const crosswalkRoute: RouteDef = {
+  id: 'drug-crosswalk',
+  method: 'GET',
+  path: '/v1/drug-crosswalk',
+  auth: 'none',
+  surface: 'json',
+  cache: 'public, max-age=300, s-maxage=3600',
+  handle(ctx, deps) {
+    const by = exactlyOne<CrosswalkBy>(ctx.query, ['class', 'brand', 'generic']);
+    const format = single(ctx.query, 'format') ?? 'flat';
+    if (format !== 'flat' && format !== 'grouped') throw badRequest(`Invalid format '${format.slice(0, 20)}': expected flat or grouped`);
+    if (by.value.length > 100) throw badRequest(`'${by.name}' is longer than 100 characters`);
+    const out = crosswalk(deps.corpus.current, by.name, by.value, format);
+    if (out.kind === 'not_found') {
+      throw notFound(`No ${by.name === 'class' ? 'drug class' : `${by.name} name`} matches '${by.value.slice(0, 60)}'`, { suggestions: out.suggestions });
+    }
+    return { status: 200, body: out.body };
+  },
+  openapi: {
+    summary: 'Drug crosswalk: class to generic and brand names, or a name to its class',
+    description:
+      'Exactly one of `class` (a drug_class_code, or its label), `brand` or `generic`. Matching ignores case, spaces and punctuation; a combination generic also answers to each of its parts. `format=flat` (default) answers one row per generic; `grouped` one group per drug class. RxNorm ingredient codes appear where the crosswalk has them (null otherwise). Public: reference data. 404 lists close names.',
+    tags: ['reference'],
+    parameters: [q('class', 'A drug_class_code to expand'), q('brand', 'A brand name to resolve'), q('generic', 'A generic name to resolve'), q('format', 'flat (default) or grouped', { enum: ['flat', 'grouped'] })],
+    responses: {
+      '200': { description: 'Crosswalk rows', schema: CrosswalkResponse },
+      '400': err('Not exactly one of class, brand, generic; or a bad format'),
+      '404': err('No match; `suggestions` lists close names', CrosswalkNotFound),
+    },
+  },
+};
+
+const topicsRoute: RouteDef = {
+  id: 'topics',
+  method: 'GET',
+  path: '/v1/topics',
+  auth: 'key',
+  group: 'explore',
+  surface: 'json',
+  cache: 'private, max-age=300',
+  handle: (ctx, deps) => ({ status: 200, body: listTopics(deps.corpus.current, scopeFilter(ctx.principal as never)) }),
+  openapi: {
+    summary: 'Approved topics with their match counts',
+    description: 'Spec 2.8. A match is a regulatory event tagged with the topic (or naming its classes, categories, CMS rule or keywords) or a rule for one of its classes or categories; counts cover only the states and programs of the key.',
+    tags: ['topics'],
+    responses: { '200': { description: 'Topic list', schema: TopicListResponse }, '401': err('Missing or invalid x-api-key'), '429': err('Rate limit exceeded', RateLimitError) },
+  },
+};
+
+const topicRoute: RouteDef = {
+  id: 'topic-detail',
+  method: 'GET',
+  path: '/v1/topics/:slug',
+  auth: 'key',
+  group: 'explore',
+  surface: 'json',
+  cache: 'private, max-age=300',
+  handle(ctx, deps) {
+    const slug = ctx.params.slug ?? '';
+    if (!SLUG_PATTERN.test(slug) || slug.length > 64) throw badRequest(`Invalid topic slug '${slug.slice(0, 40)}': expected ^[a-z0-9-]+$`, 'invalid_parameter', 'slug');
+    const body = topicDetail(deps.corpus.current, slug, scopeFilter(ctx.principal as never));
+    if (!body) throw notFound(`No approved topic '${slug}'`);
+    return { status: 200, body };
+  },
+  openapi: {
+    summary: 'One approved topic: per-jurisdiction counts and status hints, up to 50 sample events (newest first)',
+    description: 'Spec 2.8 and 4.3 rule 6. `by_jurisdiction` has every jurisdiction in the key scope; `status_hint` comes from the newest matched event there (expanding for model starts and expansions, rule_change for rules, list updates and compliance events), `active` where only rules match, `no_data` where nothing does.',
+    tags: ['topics'],
+    parameters: [{ name: 'slug', in: 'path', required: true, description: 'Topic slug', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } }],
+    responses: {
+      '200': { description: 'Topic detail', schema: TopicDetailResponse },
+      '400': err('Invalid slug'),
+      '401': err('Missing or invalid x-api-key'),
+      '404': err('Unknown or unapproved topic'),
+      '429': err('Rate limit exceeded', RateLimitError),
+    },
+  },
+};
+
+const complianceRoute: RouteDef = {
+  id: 'compliance',
+  method: 'GET',
+  path: '/api/v1/compliance/:rule_id',
+  auth: 'none',
+  surface: 'json',
+  cache: 'public, max-age=300, s-maxage=3600',
+  handle(ctx, deps) {
+    const id = ctx.params.rule_id ?? '';
+    if (!RULE_ID_PATTERN.test(id)) throw badRequest(`Invalid rule_id '${id.slice(0, 40)}': expected a CMS rule identifier such as CMS-0057-F (^[A-Z0-9-]{3,32}$)`, 'invalid_parameter', 'rule_id');
+    const body = complianceGrid(deps.corpus.current, id);
+    if (!body) throw notFound(`No announcement event names ${id}`);
+    return { status: 200, body };
+  },
+  openapi: {
+    summary: 'Per-jurisdiction compliance with a CMS rule, with summary counts',
+    description: "Every jurisdiction's status (in_compliance, partial, overdue, not_yet_due, unknown) from the newest regulatory event that states one, with the event and its source; `unknown` where none does. Federal events of the rule are listed in `federal_events`.",
+    tags: ['reference'],
+    parameters: [{ name: 'rule_id', in: 'path', required: true, description: 'A CMS rule identifier, e.g. CMS-0057-F', schema: { type: 'string', pattern: '^[A-Z0-9-]{3,32}$' } }],
+    responses: { '200': { description: 'Compliance grid', schema: ComplianceResponse }, '400': err('Invalid rule_id format'), '404': err('No event names the rule') },
+  },
+};
+
+const similarRoute: RouteDef = {
+  id: 'rules-similar',
+  method: 'GET',
+  path: '/v1/rules/similar',
+  auth: 'key',
+  group: 'explore',
+  surface: 'json',
+  cache: 'private, max-age=300',
+  handle(ctx, deps) {
+    const by = exactlyOne(ctx.query, ['rule_id', 'drug_rule_id', 'q'] as const);
+    const scope = (single(ctx.query, 'scope') ?? 'same_subject') as SimilarScope;
+    if (!SIMILAR_SCOPES.includes(scope)) throw badRequest(`Invalid scope '${scope.slice(0, 30)}': expected one of ${SIMILAR_SCOPES.join(', ')}`);
+    const rawLimit = single(ctx.query, 'limit');
+    const limit = rawLimit === undefined ? SIMILAR_LIMIT_DEFAULT : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SIMILAR_LIMIT_MAX || !/^\d+$/.test(rawLimit ?? '1')) throw badRequest(`Invalid limit '${String(rawLimit).slice(0, 10)}': an integer from 1 to ${SIMILAR_LIMIT_MAX}`);
+    if (by.value.length > 200) throw badRequest(`'${by.name}' is longer than 200 characters`);
+    const query: SimilarQuery = by.name === 'q' ? { by: 'q', text: by.value } : { by: by.name, id: by.value };
+    const out = similarRules(deps.corpus.current, query, scope, limit, scopeFilter(ctx.principal as never));
+    if (out.kind === 'not_found') throw notFound(`No rule '${by.value.slice(0, 64)}' in this key's subscription`);
+    if (out.kind === 'not_a_drug_rule') throw badRequest(`'${by.value.slice(0, 64)}' is a service rule; use rule_id`, 'invalid_parameter', 'drug_rule_id');
+    return { status: 200, body: out.body };
+  },
+  openapi: {
+    summary: 'Rules similar to a rule (or to a free-text query) across states, ranked, with reasons',
+    description:
+      'One of `rule_id`, `drug_rule_id` (a drug rule) or `q` (free text, full-text ranked). `scope`: `same_subject` (default: the same drug class or service in every state and program), `same_program` (same subject and program), `same_state` (every subject in the rule\'s state), `all`. `limit` 1-50 (default 10). Score = 0.35 same subject + 0.2 same program + 0.15 same PA requirement + 0.1 same pa_type + 0.2 word overlap of criteria and documentation; each result lists the reasons. Only rules in the key scope are considered; an id outside it answers 404 like an unknown one.',
+    tags: ['decision-support'],
+    parameters: [
+      q('rule_id', 'A rule id (from rule_id in any answer)'),
+      q('drug_rule_id', 'A drug rule id'),
+      q('q', 'Free text'),
+      q('scope', 'same_subject (default), same_program, same_state, all', { enum: [...SIMILAR_SCOPES] }),
+      q('limit', `1 to ${SIMILAR_LIMIT_MAX}, default ${SIMILAR_LIMIT_DEFAULT}`, { type: 'integer', minimum: 1, maximum: SIMILAR_LIMIT_MAX }),
+    ],
+    responses: {
+      '200': { description: 'Ranked similar rules', schema: SimilarResponse },
+      '400': err('Not exactly one of rule_id, drug_rule_id, q; bad scope or limit'),
+      '401': err('Missing or invalid x-api-key'),
+      '404': err('Unknown rule id (or outside the key scope)'),
+      '429': err('Rate limit exceeded', RateLimitError),
+    },
+  },
+};
+
+const askRoute: RouteDef = {
+  id: 'ask',
+  method: 'POST',
+  path: '/v1/ask',
+  auth: 'key',
+  group: 'ask',
+  surface: 'json',
+  cache: 'no-store',
+  handle(ctx, deps) {
+    const body = ctx.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object: {"question": "...", "state": "TX", "program": "medicaid_mco"}', 'invalid_body');
+    const { question, state, program } = body as Record<string, unknown>;
+    if (typeof question !== 'string' || !question.trim()) throw badRequest("'question' is required: a non-empty string", 'missing_parameter', 'question');
+    if (question.length > ASK_MAX_QUESTION_CHARS) throw new ApiError(413, 'payload_too_large', `'question' is longer than ${ASK_MAX_QUESTION_CHARS} characters`);
+    if (state !== undefined && (typeof state !== 'string' || !/^[A-Z]{2}$/.test(state))) throw badRequest("'state' must be a USPS code such as TX (^[A-Z]{2}$)", 'invalid_parameter', 'state');
+    if (program !== undefined && typeof program !== 'string') throw badRequest("'program' must be a string such as medicaid_mco", 'invalid_parameter', 'program');
+    const plan = planAnswer(deps.corpus.current, {
+      question: question.trim(),
+      ...(state ? { state: parseState(state) } : {}),
+      ...(program ? { program: parseProgram(program) } : {}),
+    });
+    ctx.authorize(plan.scope);
+    return { status: 200, body: plan.answer(scopeFilter(ctx.principal as never), ctx.now) };
+  },
+  openapi: {
+    summary: 'Ask in plain words: the rule, its citation and next steps, or what is missing',
+    description: `Body: {question (1-${ASK_MAX_QUESTION_CHARS} characters), state?, program?}; the hints win over the text. The answer shows what was read (\`extracted\`: state by name, code, program name or plan name; program by synonym or plan name, with any assumption stated; drugs by brand, generic (misspellings within a small edit distance) or class words; services by words or CPT/HCPCS codes). \`status\`: answered, partial (some subjects have no rule), no_rule, or clarification_needed with \`clarification.missing\` and the \`choices\`. \`passages\` are the best-matching rule sentences from a full-text index (MiniSearch, BM25-style); \`grounding\` is keyword. A state or program outside the key scope is 403 before anything is answered.`,
+    tags: ['lookup'],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['question'],
+            properties: { question: { type: 'string', minLength: 1, maxLength: ASK_MAX_QUESTION_CHARS }, state: { type: 'string', pattern: '^[A-Z]{2}$' }, program: { type: 'string' } },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': { description: 'The answer, or a clarifying request', schema: AskResponse },
+      '400': err('Missing or malformed question, bad state or program hint'),
+      '401': err('Missing or invalid x-api-key'),
+      '403': err('The state or program asked about is outside the key subscription'),
+      '413': err(`Question longer than ${ASK_MAX_QUESTION_CHARS} characters`),
+      '429': err('Rate limit exceeded', RateLimitError),
+    },
+  },
+};
+
+export const exploreRoutes: readonly RouteDef[] = [askRoute, crosswalkRoute, topicsRoute, topicRoute, complianceRoute, similarRoute];

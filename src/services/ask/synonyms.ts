@@ -1,0 +1,61 @@
+// The words people use for programs, drug classes and service categories. Matched case-insensitively on word
+// boundaries; the first table entry that matches a span wins the span.
+import type { DrugClass, Program, ServiceCategory } from '../../domain/vocabulary.js';
+
+export const PROGRAM_PATTERNS: readonly (readonly [RegExp, Program])[] = [
+  [/\b(dual[- ]?eligibles?|duals?|d-?snps?|medi-medi|medicare[- ]medicaid (?:plan|enrollees?))\b/i, 'dual_eligible'],
+  [/\b(part d|pdp|prescription drug plan|medicare drug plan)\b/i, 'part_d'],
+  [/\b(medicare advantage|part c|ma plans?|ma-pd)\b/i, 'medicare_advantage'],
+  [/\b((?:original|traditional|fee[- ]for[- ]service) medicare|medicare (?:fee[- ]for[- ]service|ffs)|medicare part [ab]|part [ab])\b/i, 'medicare_traditional'],
+  [/\b(chip|children'?s health insurance(?: program)?)\b/i, 'chip'],
+  [/\b(medicaid (?:managed care|mco|health plans?)|managed (?:care )?medicaid|mcos?|managed care)\b/i, 'medicaid_mco'],
+  [/\b(medicaid (?:ffs|fee[- ]for[- ]service)|fee[- ]for[- ]service medicaid|ffs medicaid|ffs)\b/i, 'medicaid_ffs'],
+];
+
+export const DRUG_CLASS_PATTERNS: readonly (readonly [RegExp, DrugClass])[] = [
+  [/\b(glp-?1s?|weight[- ]loss (?:drugs?|medications?|shots?|injections?)|anti-?obesity)\b/i, 'glp1_weight_loss'],
+  [/\b(hep(?:atitis)? c|hcv)\b/i, 'hepatitis_c'],
+  [/\b(hiv|antiretrovirals?|art regimen|prep)\b/i, 'hiv_antiretrovirals'],
+  [/\b(insulins?)\b/i, 'diabetes_insulin'],
+  [/\b(non-?insulin diabetes|diabetes (?:pills?|drugs?|medications?)|sglt-?2|dpp-?4)\b/i, 'diabetes_non_insulin'],
+  [/\b(antidepressants?|ssris?|snris?)\b/i, 'mental_health_antidepressants'],
+  [/\b(antipsychotics?)\b/i, 'mental_health_antipsychotics'],
+  [/\b(adhd|stimulants?)\b/i, 'adhd_stimulants'],
+  [/\b(biosimilars?)\b/i, 'biosimilars'],
+  [/\b(opioid use disorder|oud|medication for addiction treatment|mat drugs?)\b/i, 'opioid_treatment'],
+  [/\b(oral (?:oncology|chemo(?:therapy)?|cancer drugs?)|cancer pills?)\b/i, 'oncology_oral'],
+  [/\b(orphan drugs?|rare diseases?)\b/i, 'rare_disease_orphan'],
+  [/\b(immunosuppressants?|transplant drugs?)\b/i, 'immunosuppressants'],
+  [/\b(compounded (?:drugs?|medications?)|compounding)\b/i, 'compounded_medications'],
+  [/\b(schedule (?:ii|2)|c-?ii)\b/i, 'controlled_schedule_ii'],
+  [/\b(schedule (?:iii|iv|v|3|4|5)|c-?(?:iii|iv|v))\b/i, 'controlled_schedule_iii_v'],
+  [/\b(specialty biologics?|biologics?)\b/i, 'specialty_biologics'],
+  [/\b(brand(?:-name)? drugs? without (?:a )?generic)\b/i, 'brand_name_no_generic'],
+  [/\b(brand(?:-name)? drugs? with (?:a )?generic)\b/i, 'brand_name_with_generic'],
+];
+
+export const SERVICE_PATTERNS: readonly (readonly [RegExp, ServiceCategory])[] = [
+  [/\b(mris?|magnetic resonance|ct scans?|cat scans?|pet scans?|advanced imaging|pet-ct)\b/i, 'advanced_imaging'],
+  [/\b(x-?rays?|ultrasounds?|mammograms?|diagnostic imaging)\b/i, 'diagnostic_imaging'],
+  [/\b(ambulances?|non-?emergent transport)\b/i, 'ambulance_transport'],
+  [/\b(inpatient (?:psychiatric|psych|behavioral|mental health)|psychiatric hospital(?:ization)?)\b/i, 'behavioral_health_inpatient'],
+  [/\b(outpatient (?:mental|behavioral) health|psychotherapy|counseling|therapy sessions?)\b/i, 'behavioral_health_outpatient'],
+  [/\b(dental|dentists?|tooth|teeth|orthodontic)\b/i, 'dental'],
+  [/\b(wheelchairs?|cpap|bipap|oxygen (?:equipment|concentrator)s?|home oxygen|hospital beds?|dme|durable medical equipment|prosthe(?:tic|sis)|orthotics?|power mobility)\b/i, 'durable_medical_equipment'],
+  [/\b(home health(?: care)?|home nursing)\b/i, 'home_health'],
+  [/\b(hospice)\b/i, 'hospice'],
+  [/\b(skilled nursing(?: facility)?|snf)\b/i, 'skilled_nursing_facility'],
+  [/\b(inpatient (?:hospital|admission|stay)|hospital (?:admission|stay)|inpatient)\b/i, 'inpatient_hospital'],
+  [/\b(lab(?:oratory)? tests?|labs|genetic test(?:ing|s)?|laboratory)\b/i, 'laboratory'],
+  [/\b(nursing homes?|long[- ]term care)\b/i, 'long_term_care'],
+  [/\b(occupational therapy)\b/i, 'occupational_therapy'],
+  [/\b(physical therapy|physiotherapy)\b/i, 'physical_therapy'],
+  [/\b(speech(?: language)? therapy|speech therapy)\b/i, 'speech_therapy'],
+  [/\b(substance use(?: disorder)? treatment|rehab|detox|addiction treatment)\b/i, 'substance_use_treatment'],
+  [/\b(infusions?|specialty drugs? (?:under|on) the medical benefit|physician-administered drugs?)\b/i, 'specialty_drugs'],
+  [/\b(outpatient surgery|surgery|surgical procedures?|knee arthroscopy|blepharoplasty|procedures?)\b/i, 'outpatient_surgery'],
+  [/\b(pharmacy benefit|retail pharmacy)\b/i, 'pharmacy_standard'],
+];
+
+/** Two-letter words that are also state codes but mean something else in a PA question ("PA", "MA plan", "OR", "CT scan", "MD"). */
+export const AMBIGUOUS_CODES: ReadonlySet<string> = new Set(['PA', 'MA', 'IN', 'OR', 'ME', 'OK', 'HI', 'ID', 'AS', 'DE', 'CT', 'MD']);

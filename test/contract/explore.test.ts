@@ -1,0 +1,331 @@
+// Endpoints 6, 10, 11, 12, 13, 15: ask, drug crosswalk, topics, compliance, similar rules. Reference data (states,
+// plans, drugs, code mappings, events, topics) is the generated sample's; rules are built here so that every
+// expected answer is explicit.
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { CanonicalDoc } from '../../src/domain/documents.js';
+import { rule } from '../support/docs.js';
+import { expectOpenApi } from '../support/openapi.js';
+import { makeTestApp, type TestApp } from '../support/test-app.js';
+
+const fixture = (f: string): CanonicalDoc[] => readFileSync(new URL(`../../fixtures/${f}`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+const RULES = [
+  rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c' }),
+  rule({ state: 'TX', program: 'medicaid_mco', code: 'glp1_weight_loss', paRequired: false }),
+  rule({ state: 'TX', program: 'medicaid_mco', code: 'diabetes_non_insulin', paType: 'step_therapy' }),
+  rule({ state: 'TX', program: 'medicaid_mco', kind: 'service', code: 'advanced_imaging' }),
+  rule({ state: 'TX', program: 'chip', code: 'adhd_stimulants' }),
+  rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging' }),
+  rule({ state: 'TX', program: 'part_d', code: 'mental_health_antipsychotics' }),
+  rule({ state: 'CA', program: 'medicaid_mco', code: 'specialty_biologics' }),
+  rule({ state: 'CA', program: 'medicaid_mco', code: 'hepatitis_c' }),
+  rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c' }),
+  rule({ state: 'OH', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging' }),
+  rule({ state: 'OH', program: 'medicare_traditional', kind: 'service', code: 'durable_medical_equipment' }),
+  rule({ state: 'NY', program: 'dual_eligible', kind: 'service', code: 'home_health' }),
+  rule({ state: 'WY', program: 'medicaid_ffs', code: 'opioid_treatment', paRequired: false }),
+  rule({ state: 'TN', program: 'medicaid_mco', kind: 'service', code: 'physical_therapy' }),
+  rule({ state: 'WA', program: 'medicaid_mco', code: 'diabetes_insulin' }),
+  rule({ state: 'GA', program: 'medicaid_mco', kind: 'service', code: 'outpatient_surgery' }),
+  rule({ state: 'AZ', program: 'medicare_traditional', kind: 'service', code: 'outpatient_surgery' }),
+];
+
+let t: TestApp;
+let key: string;
+before(async function () {
+  this.timeout(30_000);
+  t = await makeTestApp([
+    ...['jurisdictions', 'payers', 'drugs', 'code-mappings', 'topics', 'events'].flatMap((f) => fixture(`${f}.ndjson`)),
+    ...RULES,
+  ]);
+  key = await t.key();
+});
+
+const ask = (body: unknown, k = key) => request(t.app.handler).post('/v1/ask').set('x-api-key', k).send(body as object);
+
+interface Case {
+  q: string;
+  hints?: { state?: string; program?: string };
+  state: string | null;
+  program: string | null;
+  subjects: string[];
+  status: 'answered' | 'partial' | 'no_rule' | 'clarification_needed';
+  missing?: string[];
+}
+
+// [question, expected state, program, subject codes, status]
+const CASES: Case[] = [
+  { q: 'Does Texas Medicaid require prior auth for Epclusa?', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'PA for Mavyret in TX MCO', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'hep c drugs under texas medicaid managed care', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Is sofosbuvir/velpatasvir covered by Superior HealthPlan?', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Does Molina Healthcare of Texas need PA for an MRI?', state: 'TX', program: 'medicaid_mco', subjects: ['advanced_imaging'], status: 'answered' },
+  { q: 'Does Texas Medicaid need prior authorization for Wegovy?', state: 'TX', program: 'medicaid_mco', subjects: ['glp1_weight_loss'], status: 'answered' },
+  { q: 'Zepbound in Texas STAR plans', state: 'TX', program: 'medicaid_mco', subjects: ['glp1_weight_loss'], status: 'answered' },
+  { q: 'Ozempic prior auth Texas Medicaid', state: 'TX', program: 'medicaid_mco', subjects: ['diabetes_non_insulin'], status: 'answered' },
+  { q: 'Does Texas CHIP require PA for Adderall?', state: 'TX', program: 'chip', subjects: ['adhd_stimulants'], status: 'answered' },
+  { q: 'Vyvanse for a child on CHIP in Texas', state: 'TX', program: 'chip', subjects: ['adhd_stimulants'], status: 'answered' },
+  { q: 'ritalin texas chip', state: 'TX', program: 'chip', subjects: ['adhd_stimulants'], status: 'answered' },
+  { q: 'MRI of the brain (70553) under Medicare Advantage in Texas', state: 'TX', program: 'medicare_advantage', subjects: ['advanced_imaging'], status: 'answered' },
+  { q: 'CPT 70553 Medicare Advantage Ohio', state: 'OH', program: 'medicare_advantage', subjects: ['advanced_imaging'], status: 'answered' },
+  { q: 'Is a CT scan PA required for an MA plan in Ohio?', state: 'OH', program: 'medicare_advantage', subjects: ['advanced_imaging'], status: 'answered' },
+  { q: 'Does original Medicare in Ohio need PA for a power wheelchair?', state: 'OH', program: 'medicare_traditional', subjects: ['durable_medical_equipment'], status: 'answered' },
+  { q: 'HCPCS E0250 hospital bed, traditional Medicare, Ohio', state: 'OH', program: 'medicare_traditional', subjects: ['durable_medical_equipment'], status: 'answered' },
+  { q: 'Does Medicare require PA for a CPAP in Ohio?', state: 'OH', program: 'medicare_traditional', subjects: ['durable_medical_equipment'], status: 'answered' },
+  { q: 'Part D prior auth for Abilify in Texas', state: 'TX', program: 'part_d', subjects: ['mental_health_antipsychotics'], status: 'answered' },
+  { q: 'antipsychotics on a prescription drug plan, TX', state: 'TX', program: 'part_d', subjects: ['mental_health_antipsychotics'], status: 'answered' },
+  { q: 'Does Medi-Cal require PA for Humira?', state: 'CA', program: 'medicaid_mco', subjects: ['specialty_biologics'], status: 'answered' },
+  { q: 'Humira under California Medicaid managed care', state: 'CA', program: 'medicaid_mco', subjects: ['specialty_biologics'], status: 'answered' },
+  { q: 'Epclusa and Humira in Medi-Cal', state: 'CA', program: 'medicaid_mco', subjects: ['hepatitis_c', 'specialty_biologics'], status: 'answered' },
+  { q: 'Hepatitis C treatment in Florida Medicaid managed care', state: 'FL', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Does Sunshine Health require PA for Harvoni?', state: 'FL', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Home health for a dual eligible member in New York', state: 'NY', program: 'dual_eligible', subjects: ['home_health'], status: 'answered' },
+  { q: 'D-SNP home health care NY', state: 'NY', program: 'dual_eligible', subjects: ['home_health'], status: 'answered' },
+  { q: 'Suboxone in Wyoming Medicaid', state: 'WY', program: 'medicaid_ffs', subjects: ['opioid_treatment'], status: 'answered' },
+  { q: 'buprenorphine Wyoming fee-for-service Medicaid', state: 'WY', program: 'medicaid_ffs', subjects: ['opioid_treatment'], status: 'answered' },
+  { q: 'Physical therapy visits under TennCare', state: 'TN', program: 'medicaid_mco', subjects: ['physical_therapy'], status: 'answered' },
+  { q: 'Lantus in Apple Health', state: 'WA', program: 'medicaid_mco', subjects: ['diabetes_insulin'], status: 'answered' },
+  { q: 'insulin washington medicaid managed care', state: 'WA', program: 'medicaid_mco', subjects: ['diabetes_insulin'], status: 'answered' },
+  { q: 'Knee arthroscopy in Georgia Medicaid managed care', state: 'GA', program: 'medicaid_mco', subjects: ['outpatient_surgery'], status: 'answered' },
+  { q: 'Outpatient surgery 29881 Peach State Health Plan', state: 'GA', program: 'medicaid_mco', subjects: ['outpatient_surgery'], status: 'answered' },
+  { q: 'Arizona original Medicare WISeR surgery', state: 'AZ', program: 'medicare_traditional', subjects: ['outpatient_surgery'], status: 'answered' },
+  // misspellings
+  { q: 'Does Texas Medicaid need PA for Epclussa?', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Mavyrett texas mco', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'humirra medi-cal', state: 'CA', program: 'medicaid_mco', subjects: ['specialty_biologics'], status: 'answered' },
+  { q: 'adderal texas chip', state: 'TX', program: 'chip', subjects: ['adhd_stimulants'], status: 'answered' },
+  // hints win over the text
+  { q: 'Epclusa prior authorization', hints: { state: 'TX', program: 'medicaid_mco' }, state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Epclusa in Florida', hints: { state: 'CA', program: 'medicaid_mco' }, state: 'CA', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Does Medicare Advantage need PA for Epclusa in California?', hints: { program: 'mco' }, state: 'CA', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  // partial answers and gaps
+  { q: 'Epclusa and Wegovy in Medi-Cal', state: 'CA', program: 'medicaid_mco', subjects: ['hepatitis_c', 'glp1_weight_loss'], status: 'partial' },
+  { q: 'Does Florida Medicaid managed care need PA for Wegovy?', state: 'FL', program: 'medicaid_mco', subjects: ['glp1_weight_loss'], status: 'no_rule' },
+  { q: 'Dental cleaning under Texas Medicare Advantage', state: 'TX', program: 'medicare_advantage', subjects: ['dental'], status: 'no_rule' },
+  { q: 'hospice in Vermont fee-for-service Medicaid', state: 'VT', program: 'medicaid_ffs', subjects: ['hospice'], status: 'no_rule' },
+  // clarifications
+  { q: 'Does Epclusa need prior authorization?', state: null, program: null, subjects: ['hepatitis_c'], status: 'clarification_needed', missing: ['state', 'program'] },
+  { q: 'Epclusa in Texas', state: 'TX', program: null, subjects: ['hepatitis_c'], status: 'clarification_needed', missing: ['program'] },
+  { q: 'What needs prior auth in Texas Medicaid managed care?', state: 'TX', program: 'medicaid_mco', subjects: [], status: 'clarification_needed', missing: ['subject'] },
+  { q: 'Hello there', state: null, program: null, subjects: [], status: 'clarification_needed', missing: ['state', 'program', 'subject'] },
+  { q: 'Is PA needed?', state: null, program: null, subjects: [], status: 'clarification_needed', missing: ['state', 'program', 'subject'] },
+  { q: 'Epclusa in Texas or California Medicaid managed care', state: null, program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'clarification_needed', missing: ['state'] },
+  { q: 'Does Medicaid cover Epclusa?', state: null, program: null, subjects: ['hepatitis_c'], status: 'clarification_needed', missing: ['state', 'program'] },
+  { q: 'Mavyret under Part D or Medicare Advantage in Texas', state: 'TX', program: null, subjects: ['hepatitis_c'], status: 'clarification_needed', missing: ['program'] },
+  { q: 'asdfgh qwerty', state: null, program: null, subjects: [], status: 'clarification_needed', missing: ['state', 'program', 'subject'] },
+  { q: 'Is there PA in PA for an MRI?', state: null, program: null, subjects: ['advanced_imaging'], status: 'clarification_needed', missing: ['state', 'program'] },
+  { q: 'MRI in Pennsylvania Medicaid managed care', state: 'PA', program: 'medicaid_mco', subjects: ['advanced_imaging'], status: 'no_rule' },
+  // state by code or by name, lower case
+  { q: 'epclusa tx medicaid managed care', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'Epclusa, managed Medicaid, state of Texas', state: 'TX', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'answered' },
+  { q: 'In West Virginia Medicaid managed care, is PA needed for an MRI?', state: 'WV', program: 'medicaid_mco', subjects: ['advanced_imaging'], status: 'no_rule' },
+  { q: 'Washington DC Medicaid MCO Epclusa', state: 'DC', program: 'medicaid_mco', subjects: ['hepatitis_c'], status: 'no_rule' },
+  { q: 'Is Lantus on the Washington Medicaid managed care plan PA list?', state: 'WA', program: 'medicaid_mco', subjects: ['diabetes_insulin'], status: 'answered' },
+];
+
+describe('POST /v1/ask', function () {
+  this.timeout(30_000);
+  it(`reads ${CASES.length} varied questions: state, program, subjects and the answer`, async () => {
+    expect(CASES.length).to.be.at.least(60);
+    const failures: string[] = [];
+    for (const c of CASES) {
+      const res = await ask({ question: c.q, ...c.hints });
+      expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res, 'POST');
+      const b = res.body;
+      const got = { state: b.extracted?.state?.value ?? null, program: b.extracted?.program?.value ?? null, subjects: (b.extracted?.subjects ?? []).map((s: { code: string }) => s.code).sort(), status: b.status, missing: b.clarification?.missing };
+      const want = { state: c.state, program: c.program, subjects: [...c.subjects].sort(), status: c.status, missing: c.missing };
+      if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${c.q}\n   got  ${JSON.stringify(got)}\n   want ${JSON.stringify(want)}`);
+      if (res.status === 200 && c.status === 'answered') {
+        for (const a of b.answers) {
+          const r = RULES.find((x) => x.id === a.result.rule_id)!;
+          if (!r || a.citations[0].source_url !== r.source.url || a.citations[0].last_verified !== r.verification.lastVerified) failures.push(`${c.q}: citation does not match rule ${a.result.rule_id}`);
+        }
+      }
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+
+  it('answers with the rule, its citation and next steps, and keyword passages from the full-text index', async () => {
+    const res = await ask({ question: 'Does Texas Medicaid require prior auth for Epclusa?' });
+    expect(res.status).to.equal(200);
+    const a = res.body.answers[0];
+    expect(a.result.rule_id).to.equal('tx.medicaid-mco.d.hepatitis-c');
+    expect(a.result.pa_required).to.equal(true);
+    expect(a.citations[0]).to.include({ source_url: 'https://medicaid.tx.example.gov/pa/hepatitis_c', last_verified: '2026-11-01' });
+    expect(a.next_steps.map((s: { title: string }) => s.title)[0]).to.match(/documentation/i);
+    expect(res.body.grounding).to.equal('keyword');
+    expect(res.body.passages.length).to.be.greaterThan(0);
+    expect(res.body.passages.every((p: { state: string; program: string }) => p.state === 'TX' && p.program === 'medicaid_mco')).to.equal(true);
+    expect(res.body.extracted.assumptions[0]).to.match(/Medicaid managed care/);
+  });
+
+  it('gaps point at notify-when-ready; clarifications list the choices', async () => {
+    const gap = await ask({ question: 'Does Florida Medicaid managed care need PA for Wegovy?' });
+    expect(gap.body.gaps[0]).to.include({ state: 'FL', program: 'medicaid_mco', scope_gap: true, notify_url: '/v1/notify-when-ready' });
+    const clar = await ask({ question: 'Epclusa in Texas or California Medicaid managed care' });
+    expect(clar.body.clarification.choices.state).to.have.members(['TX', 'CA']);
+    const subj = await ask({ question: 'What needs prior auth in Texas Medicaid managed care?' });
+    expect(subj.body.clarification.choices.subject.map((s: { code: string }) => s.code)).to.include.members(['hepatitis_c', 'advanced_imaging']);
+    expect(subj.body.clarification.choices.subject.map((s: { code: string }) => s.code)).to.not.include('dental');
+  });
+
+  it('400 for a missing, empty or non-string question or a bad hint; 413 over 1000 characters; 401 without a key', async () => {
+    for (const body of [{}, { question: '' }, { question: '   ' }, { question: 42 }, { question: 'x', state: 'Texas' }, { question: 'x', state: 'tx' }, { question: 'x', program: 'gold' }, { question: 'x', state: 5 }]) {
+      const res = await ask(body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body.code).to.be.oneOf(['missing_parameter', 'invalid_parameter', 'invalid_body']);
+    }
+    const arr = await request(t.app.handler).post('/v1/ask').set('x-api-key', key).set('content-type', 'application/json').send('[1]');
+    expect(arr.status).to.equal(400);
+    const long = await ask({ question: 'a'.repeat(1001) });
+    expect(long.status).to.equal(413);
+    expect(long.body.code).to.equal('payload_too_large');
+    const anon = await request(t.app.handler).post('/v1/ask').send({ question: 'Epclusa in Texas Medicaid' });
+    expect(anon.status).to.equal(401);
+  });
+
+  it('a key scoped to TX gets 403 for a California question and never sees other states in choices or passages', async () => {
+    const tx = await t.key({ states: ['TX'], programs: ['medicaid_mco'] });
+    const ca = await ask({ question: 'Does Medi-Cal require PA for Humira?' }, tx);
+    expect(ca.status).to.equal(403);
+    expect(JSON.stringify(ca.body)).to.not.match(/specialty_biologics|ca\.medicaid/);
+    const vague = await ask({ question: 'Does Epclusa need prior authorization?' }, tx);
+    expect(vague.status).to.equal(200);
+    expect(vague.body.clarification.choices.state).to.deep.equal(['TX']);
+    expect(vague.body.clarification.choices.program.map((p: { program: string }) => p.program)).to.deep.equal(['medicaid_mco']);
+    expect(vague.body.passages.every((p: { state: string }) => p.state === 'TX')).to.equal(true);
+  });
+});
+
+describe('GET /v1/drug-crosswalk', () => {
+  const get = (qs: string) => request(t.app.handler).get(`/v1/drug-crosswalk?${qs}`);
+  it('expands a class, resolves brands and generics insensitive to case, spaces and punctuation (flat and grouped)', async () => {
+    const cls = await get('class=hepatitis_c');
+    expect(cls.status).to.equal(200);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), cls);
+    expect(cls.body.rows.map((r: { generic: string }) => r.generic)).to.include('sofosbuvir/velpatasvir');
+    expect(cls.body.rows.every((r: { drug_class: string }) => r.drug_class === 'hepatitis_c')).to.equal(true);
+    const brand = await get('brand=ADDERALL%20xr');
+    expect(brand.body.rows).to.have.length(1);
+    expect(brand.body.rows[0]).to.include({ drug_class: 'adhd_stimulants', matched_on: 'Adderall XR' });
+    const nurtec = await get('brand=nurtecodt');
+    expect(nurtec.status, JSON.stringify(nurtec.body)).to.equal(200);
+    expect(nurtec.body.rows[0].generic).to.equal('rimegepant');
+    const generic = await get('generic=Semaglutide&format=grouped');
+    expect(generic.body.groups.map((g: { drug_class: string }) => g.drug_class).sort()).to.deep.equal(['diabetes_non_insulin', 'glp1_weight_loss']);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), generic);
+    const part = await get('generic=Amphetamine');
+    expect(part.body.rows[0].generic).to.match(/amphetamine\/dextroamphetamine/);
+  });
+  it('400 unless exactly one of class, brand, generic, and for a bad format; 404 with suggestions', async () => {
+    for (const qs of ['', 'class=hepatitis_c&brand=Epclusa', 'format=flat', 'brand=Epclusa&format=table', 'brand=a&brand=b']) {
+      const res = await get(qs);
+      expect(res.status, qs).to.equal(400);
+    }
+    const miss = await get('brand=Epclusaa');
+    expect(miss.status).to.equal(404);
+    expect(miss.body.suggestions).to.include('Epclusa');
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), miss);
+  });
+});
+
+describe('GET /v1/topics and /v1/topics/{slug}', () => {
+  it('lists approved topics only, with counts', async () => {
+    const res = await request(t.app.handler).get('/v1/topics').set('x-api-key', key);
+    expect(res.status).to.equal(200);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res);
+    const slugs = res.body.topics.map((x: { slug: string }) => x.slug);
+    expect(slugs).to.include('wiser-model');
+    expect(slugs).to.not.include('biosimilar-substitution'); // a draft
+    const hep = res.body.topics.find((x: { slug: string }) => x.slug === 'hepatitis-c');
+    expect(hep.match_count).to.be.at.least(3); // the TX, CA and FL hepatitis C rules
+    expect(hep.jurisdiction_count).to.be.at.least(3);
+  });
+  it('detail: every jurisdiction with a status hint, up to 50 sample events newest first, matched_on reasons', async () => {
+    const res = await request(t.app.handler).get('/v1/topics/wiser-model').set('x-api-key', key);
+    expect(res.status).to.equal(200);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res);
+    expect(Object.keys(res.body.by_jurisdiction)).to.have.length(51);
+    expect(res.body.by_jurisdiction.NJ.status_hint).to.be.oneOf(['expanding', 'rule_change']);
+    expect(res.body.by_jurisdiction.NJ.count).to.be.greaterThan(0);
+    expect(res.body.states_with_data).to.include('NJ');
+    expect(res.body.sample_events.length).to.be.at.most(50);
+    const dates = res.body.sample_events.map((e: { issued_at: string }) => e.issued_at);
+    expect(dates).to.deep.equal([...dates].sort().reverse());
+    expect(res.body.sample_events[0].matched_on.length).to.be.greaterThan(0);
+    const cms = await request(t.app.handler).get('/v1/topics/cms-0057-f').set('x-api-key', key);
+    expect(cms.body.sample_events.length).to.equal(50);
+    expect(cms.body.total_matches).to.be.greaterThan(50);
+  });
+  it('400 for a bad slug, 404 for unknown or draft topics, 401 without a key; a TX key sees only TX', async () => {
+    expect((await request(t.app.handler).get('/v1/topics/Bad_Slug').set('x-api-key', key)).status).to.equal(400);
+    expect((await request(t.app.handler).get('/v1/topics/no-such-topic').set('x-api-key', key)).status).to.equal(404);
+    expect((await request(t.app.handler).get('/v1/topics/biosimilar-substitution').set('x-api-key', key)).status).to.equal(404);
+    expect((await request(t.app.handler).get('/v1/topics')).status).to.equal(401);
+    const tx = await t.key({ states: ['TX'] });
+    const res = await request(t.app.handler).get('/v1/topics/wiser-model').set('x-api-key', tx);
+    expect(Object.keys(res.body.by_jurisdiction)).to.deep.equal(['TX']);
+    expect(res.body.sample_events.every((e: { jurisdiction: string }) => e.jurisdiction === 'TX' || e.jurisdiction === 'US')).to.equal(true);
+  });
+});
+
+describe('GET /api/v1/compliance/{rule_id}', () => {
+  it('a grid of all 51 jurisdictions with summary counts that add up', async () => {
+    const res = await request(t.app.handler).get('/api/v1/compliance/CMS-0057-F');
+    expect(res.status).to.equal(200);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res);
+    expect(Object.keys(res.body.jurisdictions)).to.have.length(51);
+    const { total, ...counts } = res.body.summary;
+    expect(total).to.equal(51);
+    expect(Object.values(counts).reduce((a: number, b) => a + (b as number), 0)).to.equal(51);
+    const statuses = Object.values(res.body.jurisdictions).map((j) => (j as { status: string }).status);
+    for (const [s, n] of Object.entries(counts)) expect(statuses.filter((x) => x === s).length, s).to.equal(n);
+    expect(res.body.title).to.match(/CMS-0057-F/);
+    expect(res.body.federal_events.length).to.be.greaterThan(0);
+  });
+  it('400 for a bad id format, 404 when no event names the rule', async () => {
+    expect((await request(t.app.handler).get('/api/v1/compliance/cms-0057-f')).status).to.equal(400);
+    expect((await request(t.app.handler).get('/api/v1/compliance/X')).status).to.equal(400);
+    const none = await request(t.app.handler).get('/api/v1/compliance/CMS-9999-F');
+    expect(none.status).to.equal(404);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), none);
+  });
+});
+
+describe('GET /v1/rules/similar', () => {
+  const get = (qs: string, k = key) => request(t.app.handler).get(`/v1/rules/similar?${qs}`).set('x-api-key', k);
+  it('ranks the same subject in other states first, with reasons and scores in [0,1]', async () => {
+    const res = await get('rule_id=tx.medicaid-mco.d.hepatitis-c');
+    expect(res.status).to.equal(200);
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res);
+    const ids = res.body.results.map((r: { rule_id: string }) => r.rule_id);
+    expect(ids).to.have.members(['ca.medicaid-mco.d.hepatitis-c', 'fl.medicaid-mco.d.hepatitis-c']);
+    expect(res.body.results[0].reasons).to.include('same drug class (hepatitis_c)');
+    expect(res.body.results[0].reasons).to.include('same program (medicaid_mco)');
+    const scores = res.body.results.map((r: { score: number }) => r.score);
+    expect(scores).to.deep.equal([...scores].sort((a: number, b: number) => b - a));
+    const state = await get('rule_id=tx.medicaid-mco.d.hepatitis-c&scope=same_state&limit=3');
+    expect(state.body.results).to.have.length(3);
+    expect(state.body.results.every((r: { state: string }) => r.state === 'TX')).to.equal(true);
+    expect(state.body.results[0].program).to.equal('medicaid_mco');
+    const text = await get('q=imaging');
+    expect(text.body.results.length).to.be.greaterThan(0);
+    expect(text.body.results[0].subject.code).to.equal('advanced_imaging');
+  });
+  it('400 for not exactly one of rule_id, drug_rule_id, q, a bad scope or limit, a service rule as drug_rule_id; 404 for unknown or out-of-scope ids (the same answer)', async () => {
+    for (const qs of ['', 'rule_id=a&q=b', 'q=x&scope=world', 'q=x&limit=0', 'q=x&limit=51', 'q=x&limit=2.5', 'drug_rule_id=tx.medicaid-mco.s.advanced-imaging']) {
+      expect((await get(qs)).status, qs).to.equal(400);
+    }
+    const unknown = await get('rule_id=zz.nothing');
+    const tx = await t.key({ states: ['TX'] });
+    const outside = await get('rule_id=ca.medicaid-mco.d.hepatitis-c', tx);
+    expect(unknown.status).to.equal(404);
+    expect(outside.status).to.equal(404);
+    expect(outside.body.error.replace('ca.medicaid-mco.d.hepatitis-c', 'X')).to.equal(unknown.body.error.replace('zz.nothing', 'X'));
+    const mine = await get('rule_id=tx.medicaid-mco.d.hepatitis-c', tx);
+    expect(mine.body.results.every((r: { state: string }) => r.state === 'TX')).to.equal(true);
+    expect((await request(t.app.handler).get('/v1/rules/similar?q=x')).status).to.equal(401);
+  });
+});
