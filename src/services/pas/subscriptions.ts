@@ -98,7 +98,9 @@ export function createSubscriptionService(deps: SubscriptionDeps): SubscriptionS
       const focusBundle = sub.payload === 'full-resource' ? ((await deps.responseBundle(msg.preAuthRef, msg.version)) ?? undefined) : undefined;
       event = { eventNumber: msg.eventNumber ?? 0, timestamp: msg.at, focusUrl, ...(focusBundle ? { focusBundle } : {}) };
     }
-    const bundle = toNotificationBundle(viewOf(sub), sub.payload, msg.type, deps.now().toISOString(), event);
+    // An event notification reports the count as of its own event, whatever was published after it.
+    const view = msg.type === 'event-notification' && msg.eventNumber ? { ...viewOf(sub), eventsSinceStart: msg.eventNumber } : viewOf(sub);
+    const bundle = toNotificationBundle(view, sub.payload, msg.type, deps.now().toISOString(), event);
     const headers: Record<string, string> = { 'content-type': sub.contentType === 'application/json' ? 'application/json' : 'application/fhir+json' };
     for (const h of sub.headers) {
       const i = h.indexOf(':');
