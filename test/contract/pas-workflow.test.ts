@@ -347,6 +347,29 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect(stored.body.items.map((i: Json) => i.history.map((h: Json) => h.action))).to.deep.equal([['A4', 'A1', 'cancelled'], ['A1', 'cancelled']]);
     });
 
+    it('when the operator extends a timeframe and approves, or approves a denied item on appeal, then both are recorded for the metrics', async () => {
+      const sub = await submit(pasRequest('extend', [{ code: '42' }]));
+      const ref = sub.entry[0].resource.preAuthRef;
+      const before = (await get(`/v1/admin/pas/${ref}`, admin)).body;
+      const ext = await request(t.app.handler).post(`/v1/admin/pas/${ref}/extend`).set('x-api-key', admin).send({ days: 5, reason: 'Waiting for the specialist report' });
+      expect(ext.status, JSON.stringify(ext.body)).to.equal(200);
+      expectOpenApi(t.app.routes, ext, 'POST');
+      expect(new Date(ext.body.dueAt).getTime() - new Date(before.dueAt).getTime()).to.equal(5 * 86_400_000);
+      const cr = expectPasResponse(ext.body.claimResponse);
+      expect(cr.processNote[0].text).to.contain('extended by 5 days').and.contain('Waiting for the specialist report');
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A4']]);
+      expect((await request(t.app.handler).post(`/v1/admin/pas/${ref}/extend`).set('x-api-key', admin).send({ days: 99, reason: 'x' })).status).to.equal(400);
+      expect((await request(t.app.handler).post(`/v1/admin/pas/${ref}/decide`).set('x-api-key', admin).send({ decision: 'approve' })).status).to.equal(200);
+
+      const denied = await submit(pasRequest('appeal', [{ code: '42' }]));
+      const dref = denied.entry[0].resource.preAuthRef;
+      expect((await request(t.app.handler).post(`/v1/admin/pas/${dref}/decide`).set('x-api-key', admin).send({ decision: 'deny', reason: 'X2' })).status).to.equal(200);
+      const appeal = await request(t.app.handler).post(`/v1/admin/pas/${dref}/decide`).set('x-api-key', admin).send({ decision: 'approve', item: 1, note: 'Overturned on appeal' });
+      expect(appeal.status).to.equal(200);
+      expect(appeal.body.items[0].history.map((h: Json) => h.action)).to.deep.equal(['A4', 'A3', 'A1']);
+      expect(appeal.body.items[0].notes[0]).to.contain('Certified on appeal');
+    });
+
     it('when metrics are asked for the year, then approvals, denials and decision times per program and plan (drug-only requests left out)', async () => {
       const year = new Date().getUTCFullYear();
       const res = await get(`/v1/admin/pa-metrics?year=${year}`, admin);
@@ -360,6 +383,8 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect(row.standard.still_pending).to.be.greaterThan(0);
       expect(row.standard.percent_approved).to.equal(Math.round((1000 * row.standard.approved) / row.standard.decided) / 10);
       expect(res.body.excluded.cancelled_before_decision).to.equal(0);
+      expect(row.standard.approved_after_appeal).to.equal(1);
+      expect(row.standard.approved_after_extension).to.equal(1);
       const bad = await get('/v1/admin/pa-metrics?year=20x6', admin);
       expect(bad.status).to.equal(400);
       expect((await get('/v1/admin/pa-metrics', key)).status).to.equal(403);

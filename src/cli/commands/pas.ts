@@ -122,6 +122,30 @@ export function registerPasCommands(program: Command): void {
     });
 
   pas
+    .command('extend')
+    .description('Extend the decision timeframe of a pended request (the provider sees the reason in a new ClaimResponse version)')
+    .argument('<preAuthRef>', 'the preAuthRef (PA-...)')
+    .requiredOption('--days <n>', 'days to add (1-30)', positiveInt)
+    .requiredOption('--reason <text>', 'why the timeframe is extended')
+    .option('--json', 'print JSON')
+    .action(async (ref: string, opts: { days: number; reason: string; json?: boolean }) => {
+      if (opts.days > 30) throw new OperatorError('--days must be from 1 to 30');
+      const result = await withOperator(async (op): Promise<RequestView | null> => {
+        if (op.adminCall) {
+          const r = await op.adminCall<RequestView>('POST', `/v1/admin/pas/${encodeURIComponent(ref)}/extend`, { days: opts.days, reason: opts.reason });
+          return r.status === 404 ? null : r.data;
+        }
+        const d = await (await directPas(op.store!)).extend(ref, { days: opts.days, reason: opts.reason, by: 'operator' });
+        if (d.kind === 'not_found') return null;
+        if (d.kind === 'conflict') throw new OperatorError(d.message);
+        return summary(d.submission);
+      });
+      if (!result) throw new OperatorError(`no PAS request ${ref}`);
+      if (opts.json) return out(JSON.stringify({ ...result, claimResponse: undefined }, null, 2));
+      printRequest(result);
+    });
+
+  pas
     .command('show')
     .description('One stored request with its per-item decision history')
     .argument('<preAuthRef>', 'the preAuthRef (PA-...)')

@@ -206,6 +206,39 @@ export const pasAdminRoutes: RouteDef[] = [
     },
   },
   {
+    id: 'admin-pas-extend',
+    method: 'POST',
+    path: '/v1/admin/pas/:preAuthRef/extend',
+    auth: 'admin',
+    group: 'admin',
+    surface: 'json',
+    cache: 'no-store',
+    async handle(ctx, deps) {
+      const b = (ctx.body ?? {}) as Record<string, unknown>;
+      if (!Number.isInteger(b.days) || (b.days as number) < 1 || (b.days as number) > 30) throw badRequest("'days' must be an integer from 1 to 30", 'invalid_body');
+      if (typeof b.reason !== 'string' || !b.reason.trim() || b.reason.length > 500) throw badRequest("'reason' must say why (at most 500 characters)", 'invalid_body');
+      const out = await deps.pas.extend(ctx.params.preAuthRef ?? '', { days: b.days as number, reason: b.reason, by: 'operator' });
+      if (out.kind === 'not_found') throw notFound(`No PAS request ${String(ctx.params.preAuthRef).slice(0, 40)}`);
+      if (out.kind === 'conflict') throw new ApiError(409, 'conflict', out.message);
+      const { id, owner, status, version, state, program, expedited, receivedAt, dueAt, decidedAt, items } = out.submission;
+      return { status: 200, body: { preAuthRef: id, owner, status, version, state, program, expedited, receivedAt, dueAt, decidedAt, items, claimResponse: out.bundle } };
+    },
+    openapi: {
+      summary: 'Extend the decision timeframe of a pended PAS request (a new ClaimResponse version with the reason)',
+      description: 'Body: {"days": 1-30, "reason": <why>}. Approvals after an extension are reported by the CMS-0057-F metrics.',
+      tags: ['admin'],
+      parameters: [refParam],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['days', 'reason'], properties: { days: { type: 'integer' }, reason: { type: 'string' } } } } } },
+      responses: {
+        '200': { description: 'The request after the extension', schema: SubmissionSummary },
+        '400': { description: 'Invalid body', schema: ErrorBody },
+        '404': { description: 'Unknown preAuthRef', schema: ErrorBody },
+        '409': { description: 'Not pended', schema: ErrorBody },
+        ...adminErrors,
+      },
+    },
+  },
+  {
     id: 'admin-pa-metrics',
     method: 'GET',
     path: '/v1/admin/pa-metrics',

@@ -106,6 +106,8 @@ export interface PasService {
   responseBundle(preAuthRef: string, version: number): Promise<Bundle | null>;
   queue(): Promise<QueueEntry[]>;
   decide(preAuthRef: string, input: DecideInput): Promise<DecideOutcome>;
+  /** Extends the decision timeframe of a pended request (reported by the CMS-0057-F metrics). */
+  extend(preAuthRef: string, input: { days: number; reason: string; by?: string }): Promise<DecideOutcome>;
   list(filter: { year?: number }): Promise<PasSubmissionDoc[]>;
   /** CMS-0057-F metrics for a calendar year, per program and plan. */
   metrics(year: number): Promise<MetricsReport>;
@@ -469,6 +471,29 @@ export function createPasService(deps: PasDeps): PasService {
         return { kind: 'ok', submission: next, bundle: bundleOf(next) };
       }
       throw new Error(`decision on ${preAuthRef} kept conflicting with concurrent changes`);
+    },
+
+    async extend(preAuthRef, input) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const cur = await submissions.findOne({ id: preAuthRef });
+        if (!cur) return { kind: 'not_found' };
+        if (cur.status !== 'pended') return { kind: 'conflict', message: `${preAuthRef} is ${cur.status}: only a pended request's timeframe can be extended` };
+        const at = deps.now().toISOString();
+        const dueAt = addHours(cur.dueAt, input.days * 24);
+        const next: PasSubmissionDoc = {
+          ...cur,
+          dueAt,
+          extendedAt: at,
+          notes: [...cur.notes, `The decision timeframe was extended by ${input.days} day${input.days > 1 ? 's' : ''} (now due ${dueAt}): ${input.reason}`],
+          version: cur.version + 1,
+          updatedAt: at,
+        };
+        if (!(await save(cur.version, next))) continue;
+        await recordVersion(next, 'updated');
+        await publish(next, 'updated');
+        return { kind: 'ok', submission: next, bundle: bundleOf(next) };
+      }
+      throw new Error(`extension of ${preAuthRef} kept conflicting with concurrent changes`);
     },
 
     async metrics(year) {
