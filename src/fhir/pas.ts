@@ -260,7 +260,7 @@ export function decideItems(model: ReadModel, req: PasRequest, cc: { state: stri
 }
 
 /** Claim state and program: query > claim jurisdiction > Coverage > patient address > payer document. */
-export function pasCoverageContext(model: ReadModel, req: PasRequest, hints: ExplicitHints, today: string): CoverageContext {
+export function pasCoverageContext(model: ReadModel, req: PasRequest, hints: ExplicitHints, today: string, fallback?: ExplicitHints): CoverageContext {
   const focal = req.claim.insurance?.find((i) => i.focal) ?? req.claim.insurance?.[0];
   const coverage = req.lookup(focal?.coverage, req.claim) as Coverage | undefined;
   const patient = req.lookup(req.claim.patient, req.claim) as Patient | undefined;
@@ -268,7 +268,7 @@ export function pasCoverageContext(model: ReadModel, req: PasRequest, hints: Exp
     .flatMap((i) => i.extension ?? [])
     .find((e) => e.url === PAS_EXT.identifierJurisdiction)
     ?.valueCodeableConcept?.coding?.find((c) => c.system === CODE_SYSTEMS.usps)?.code;
-  return resolveCoverageContext(model, { coverage: coverage?.resourceType === 'Coverage' ? coverage : undefined, patient, jurisdiction, hints, lookup: req.lookup, today });
+  return resolveCoverageContext(model, { coverage: coverage?.resourceType === 'Coverage' ? coverage : undefined, patient, jurisdiction, hints, lookup: req.lookup, today, ...(fallback ? { fallback } : {}) });
 }
 
 /** The focal Coverage of the request, when the Bundle carries it. */

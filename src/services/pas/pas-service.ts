@@ -297,13 +297,9 @@ export function createPasService(deps: PasDeps): PasService {
   }
 
   function contextFor(caller: PasCaller, req: PasRequest, hints: ExplicitHints, now: Date) {
-    const model = deps.corpus.current;
-    let cc = pasCoverageContext(model, req, hints, isoDate(now));
-    if ((!cc.state && caller.onlyState) || (!cc.program && caller.onlyProgram)) {
-      // The bundle names no state or program and the caller's subscription names exactly one: use it.
-      cc = pasCoverageContext(model, req, { ...hints, ...(cc.state ? { state: cc.state } : caller.onlyState ? { state: caller.onlyState } : {}), ...(cc.program ? { program: cc.program } : caller.onlyProgram ? { program: caller.onlyProgram } : {}) }, isoDate(now));
-    }
-    return cc;
+    // When the bundle names no state or program and the caller's subscription names exactly one, it is used.
+    const fallback: ExplicitHints = { ...(caller.onlyState ? { state: caller.onlyState } : {}), ...(caller.onlyProgram ? { program: caller.onlyProgram } : {}) };
+    return pasCoverageContext(deps.corpus.current, req, hints, isoDate(now), fallback);
   }
 
   return {
