@@ -43,14 +43,15 @@ function clock(docs: PasSubmissionDoc[]): ClockMetrics {
   let approved = 0, denied = 0, partial = 0, pending = 0;
   const hours: number[] = [];
   for (const d of docs) {
-    const live = d.items.filter((i) => i.action !== 'cancelled');
     if (d.status === 'pended' || !d.decidedAt) {
       pending++;
       continue;
     }
     hours.push((new Date(d.decidedAt).getTime() - new Date(d.receivedAt).getTime()) / 3600_000);
-    if (live.length && live.every((i) => i.action === 'A1')) approved++;
-    else if (live.length && live.every((i) => i.action === 'A3')) denied++;
+    // Each item's last decision (an item approved and later cancelled by the provider still counts as approved).
+    const finals = d.items.map((i) => [...i.history].reverse().find((h) => h.action === 'A1' || h.action === 'A3')?.action).filter((a) => a !== undefined);
+    if (finals.length && finals.every((a) => a === 'A1')) approved++;
+    else if (finals.length && finals.every((a) => a === 'A3')) denied++;
     else partial++;
   }
   hours.sort((a, b) => a - b);
