@@ -67,7 +67,8 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     app[method](r.path, async (req: Request, res: Response) => {
       const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
       const accepted = r.bodyType === 'form' ? [FORM_TYPE] : JSON_TYPES;
-      if (r.method === 'POST' && req.headers['content-length'] !== '0' && !req.is(accepted)) {
+      // A body of another type is a 415; no body at all (curl -X POST) is left to the route (a 400 where one is needed).
+      if (r.method === 'POST' && req.headers['content-length'] !== '0' && req.is(accepted) === false) {
         const result = renderError(
           new ApiError(415, 'unsupported_media_type', `Send the body as ${r.bodyType === 'form' ? FORM_TYPE : r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`),
           r.surface,

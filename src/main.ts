@@ -1,7 +1,7 @@
 // Composition root: the only place that reads the environment and starts infrastructure.
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { startService } from './service.js';
+import { PortInUseError, startService } from './service.js';
 import { DataDirBusyError } from './store/embedded/data-dir-lock.js';
 
 async function main(): Promise<void> {
@@ -21,6 +21,10 @@ async function main(): Promise<void> {
   try {
     service = await startService(config, log);
   } catch (err) {
+    if (err instanceof PortInUseError) {
+      process.stderr.write(`prauth: ${err.message}\n`);
+      process.exit(1);
+    }
     if (err instanceof DataDirBusyError) {
       process.stderr.write(`prauth: ${err.message}; stop it first or set PRAUTH_DATA_DIR to another directory\n`);
       process.exit(1);

@@ -93,10 +93,30 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   };
 }
 
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`port ${port} is already in use; stop the process that holds it or set PORT to another port`);
+    this.name = 'PortInUseError';
+  }
+}
+
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
+  // The port first: a port in use is reported before any data directory is created or corpus loaded. Until the
+  // service is ready the server answers 503 with Retry-After.
+  let ready: BuiltApp['handler'] | undefined;
+  const server = createServer((req, res) => {
+    if (ready) return ready(req, res);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ error: 'The service is starting; retry in a second', code: 'service_unavailable' }));
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUseError(config.port) : err));
+    server.listen(config.port, config.host, () => resolve());
+  });
   let lock: HeldLock | undefined;
-  if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
   try {
+    if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
     const store = await openStore(config);
     const now = () => new Date();
     if (config.loadSample && (await readCorpusVersion(store)) === 0 && existsSync(config.fixturesDir)) {
@@ -119,12 +139,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     await extend?.(deps);
     const app = buildApp(deps);
     loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
-    const server = createServer(app.handler);
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
+    ready = app.handler;
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken);
@@ -162,6 +177,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     };
   } catch (err) {
     lock?.release();
+    server.close();
     throw err;
   }
 }

@@ -4,7 +4,9 @@ import type { Config } from '../config.js';
 import { createIngester } from '../service.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
-import { acquireLock, readLock, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { acquireLock, readLock, runningServers, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
 import { COLLECTIONS } from '../store/collections.js';
 import { toUsageReport, type UsageDoc, type UsageReport } from '../services/usage.js';
@@ -12,6 +14,10 @@ import type { DocumentStore } from '../store/port.js';
 
 export interface Operator {
   readonly via: 'store' | 'server';
+  /** Where writes go, in words: "the embedded store in /srv/data (through the server pid 123 at http://...)". */
+  readonly where: string;
+  /** Things the operator should know before trusting the result (another data directory in use, a new one). */
+  readonly warnings: string[];
   createKey(options: CreateKeyOptions): Promise<{ key: string; record: PublicKeyRecord }>;
   listKeys(): Promise<PublicKeyRecord[]>;
   revokeKey(id: string): Promise<PublicKeyRecord | null>;
@@ -26,13 +32,15 @@ export interface Operator {
 
 export class OperatorError extends Error {}
 
-function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config): Operator {
+function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config, warnings: string[]): Operator {
   const now = () => new Date();
   const keys = createKeyService({ store, now, cacheSeconds: 0 });
   const ingest = createIngester(store, undefined, now);
   return {
     via: 'store',
     store,
+    where: config.mongodbUri ? `MongoDB database '${config.mongodbDb}' (MONGODB_URI)` : `the embedded store in ${config.dataDir} (no server running on it)`,
+    warnings,
     createKey: (o) => keys.create(o),
     listKeys: () => keys.list(),
     revokeKey: (id) => keys.revoke(id),
@@ -49,7 +57,7 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
   };
 }
 
-function remote(info: LockInfo): Operator {
+function remote(info: LockInfo, config: Config, warnings: string[]): Operator {
   const base = info.adminUrl!;
   async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
     let res: Response;
@@ -69,6 +77,8 @@ function remote(info: LockInfo): Operator {
   return {
     via: 'server',
     adminCall: call,
+    where: `the embedded store in ${config.dataDir} (through the server pid ${info.pid} at ${base})`,
+    warnings,
     async createKey(o) {
       return (await call<{ key: string; record: PublicKeyRecord }>('POST', '/v1/admin/keys', o)).data;
     },
@@ -92,17 +102,29 @@ function remote(info: LockInfo): Operator {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What an operator should hear before a command on this data directory: servers elsewhere, a brand-new directory. */
+export function dataDirWarnings(config: Config): string[] {
+  if (config.mongodbUri) return [];
+  const here = resolve(config.dataDir);
+  const warnings = runningServers()
+    .filter((s) => s.dataDir !== here)
+    .map((s) => `a server (pid ${s.pid}, ${s.url}) is running on the data directory ${s.dataDir}, but this command uses ${here}; set PRAUTH_DATA_DIR=${s.dataDir} to reach that server's keys and corpus`);
+  if (!existsSync(here)) warnings.push(`${here} does not exist yet: this command creates a new, empty data directory (set PRAUTH_DATA_DIR to use another)`);
+  return warnings;
+}
+
 export async function openOperator(config: Config, waitMs = 10_000): Promise<Operator> {
-  if (config.mongodbUri) return direct(await openStore(config), undefined, config);
+  const warnings = dataDirWarnings(config);
+  if (config.mongodbUri) return direct(await openStore(config), undefined, config, warnings);
   const deadline = Date.now() + waitMs;
   for (;;) {
     const holder = readLock(config.dataDir);
-    if (holder?.holder === 'server' && holder.adminUrl && holder.operatorToken) return remote(holder);
+    if (holder?.holder === 'server' && holder.adminUrl && holder.operatorToken) return remote(holder, config, warnings);
     if (!holder) {
       try {
         const lock = acquireLock(config.dataDir, 'cli');
         try {
-          return direct(await openStore(config), lock, config);
+          return direct(await openStore(config), lock, config, warnings);
         } catch (err) {
           lock.release();
           throw err;

@@ -1,4 +1,5 @@
 // prauth: the operator CLI (commander). Works whether or not the server is running: see ./operator.ts.
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
@@ -8,6 +9,9 @@ import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
 import { registerPasCommands } from './commands/pas.js';
+import type { ResourceType } from '../domain/documents.js';
+import { KIND_FILES, kindOf, MINIMAL_RECORDS } from '../ingest/ingest-doc.js';
+import { DOCUMENT_SCHEMAS } from '../ingest/schemas/index.js';
 
 const list = (parse: (v: string) => string) => (value: string): string[] =>
   value
@@ -53,18 +57,37 @@ function describeKey(k: PublicKeyRecord): string {
   return `${k.id}  ${k.revokedAt ? 'revoked' : 'active '}  ...${k.hint}  ${k.name}  ${scope.join(' ')}`;
 }
 
-async function withOperator<T>(fn: (op: Operator) => Promise<T>): Promise<T> {
+/** Opens the store (directly, or through the server that holds it), says what the operator should know, runs. */
+async function withOperator<T>(fn: (op: Operator) => Promise<T>, write = false): Promise<T> {
   const op = await openOperator(loadConfig());
+  for (const w of op.warnings) process.stderr.write(`prauth: warning: ${w}\n`);
   try {
-    return await fn(op);
+    const out = await fn(op);
+    if (write) process.stderr.write(`prauth: wrote to ${op.where}\n`);
+    return out;
   } finally {
     await op.close();
   }
 }
 
+const SETTINGS_HELP = `
+Settings (environment variables; the same as the server's):
+  PRAUTH_DATA_DIR   embedded store directory (default ./data); use the running server's value
+  MONGODB_URI       use MongoDB instead of the embedded store (MONGODB_DB names the database, default prauth)
+  LOG_LEVEL         pino level for messages of the store layer (default info)
+With the embedded store, writes go through a server that holds the data directory, or directly when none does.
+Every write says where it went. Docs: README.md, docs/ingest.md (the ingest format).`;
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
 export function buildCli(): Command {
   const program = new Command('prauth')
     .description('Operator CLI for the prior-authorization rules service')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addHelpText('after', SETTINGS_HELP)
     .showHelpAfterError()
     .exitOverride((err) => {
       process.exit(err.exitCode);
@@ -76,7 +99,9 @@ export function buildCli(): Command {
     .argument('<path>', 'file or directory')
     .option('--json', 'print the report as JSON')
     .action(async (path: string, opts: { json?: boolean }) => {
-      const report = await withOperator((op) => op.ingest(resolve(path)));
+      const full = resolve(path);
+      if (!existsSync(full)) throw new OperatorError(`${full}: no such file or directory (give an NDJSON or JSON file, or a directory of them; format: docs/ingest.md)`);
+      const report = await withOperator((op) => op.ingest(full), true);
       if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report);
       if (report.rejected.length) process.exitCode = 2;
@@ -103,6 +128,7 @@ export function buildCli(): Command {
           compare: !!opts.compare,
           admin: !!opts.admin,
         }),
+        true,
       );
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
@@ -125,13 +151,16 @@ export function buildCli(): Command {
     .description('Revoke a key by id')
     .argument('<id>', 'key id (k_...)')
     .action(async (id: string) => {
-      const r = await withOperator((op) => op.revokeKey(id));
+      const before = Date.now();
+      const r = await withOperator((op) => op.revokeKey(id), true);
       if (!r) {
         process.stderr.write(`no key with id ${id}\n`);
         process.exitCode = 1;
         return;
       }
-      process.stdout.write(`revoked ${r.id}\n`);
+      // revoke is idempotent: a key revoked earlier keeps its first revocation time, and the CLI says so.
+      if (r.revokedAt && Date.parse(r.revokedAt) < before - 1000) process.stdout.write(`${r.id} was already revoked at ${r.revokedAt}; nothing changed\n`);
+      else process.stdout.write(`revoked ${r.id}\n`);
     });
   keys
     .command('usage')
@@ -151,6 +180,20 @@ export function buildCli(): Command {
       }
       const rows = r.months.map((m) => `${m.month}  calls=${m.calls}  included=${m.included}  overage=${m.overage}`);
       process.stdout.write(rows.length ? `${rows.join('\n')}\n` : 'no calls recorded yet\n');
+    });
+  program
+    .command('schema')
+    .description('Print the JSON Schema the ingest validates a kind of record with (see docs/ingest.md)')
+    .argument('[kind]', `a resourceType or file name: ${Object.keys(KIND_FILES).join(', ')} (rules, payers, ...); none lists the kinds`)
+    .option('--example', 'print a minimal valid record instead')
+    .action((raw: string | undefined, opts: { example?: boolean }) => {
+      if (!raw) {
+        process.stdout.write(`${(Object.entries(KIND_FILES) as [ResourceType, string][]).map(([k, f]) => `${k.padEnd(20)} ${f}`).join('\n')}\n`);
+        return;
+      }
+      const kind = kindOf(raw);
+      if (!kind) throw new OperatorError(`'${raw}' is not a record kind; one of ${Object.keys(KIND_FILES).join(', ')}`);
+      process.stdout.write(`${JSON.stringify(opts.example ? MINIMAL_RECORDS[kind] : DOCUMENT_SCHEMAS[kind], null, 2)}\n`);
     });
   registerPasCommands(program);
   return program;

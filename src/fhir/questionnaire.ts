@@ -3,7 +3,7 @@
 // QuestionnaireResponse).
 import type { ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
-import { PROGRAM_LABELS, subjectLabel } from '../domain/vocabulary.js';
+import { isJurisdiction, isProgram, PROGRAM_LABELS, subjectLabel } from '../domain/vocabulary.js';
 import {
   DTR_EXT,
   DTR_PACKAGE_PARAM,
@@ -157,31 +157,43 @@ function packageBundle(rule: CoverageRuleDoc, base: string, now: Date, coverage:
 
 export type PackageOutcome = { kind: 'ok'; parameters: Parameters; scope: { states: string[]; programs: string[] } } | Failure;
 
-/** Rule from a canonical we issued: `${base}/v1/dtr/questionnaire/{state}/{program}/{code}`. */
-function ruleFromCanonical(model: ReadModel, canonical: string): CoverageRuleDoc | undefined {
+/** The state and program a canonical we issue names: `${base}/v1/dtr/questionnaire/{state}/{program}/{code}`. */
+function canonicalParts(canonical: string): { state: string; program: string; code: string } | undefined {
   const m = /\/v1\/dtr\/questionnaire\/([A-Z]{2})\/([a-z_]+)\/([a-z_]+)(\|.*)?$/.exec(canonical);
-  if (!m) return undefined;
-  return model.rules.get(`${m[1]}|${m[2]}|drug|${m[3]}`) ?? model.rules.get(`${m[1]}|${m[2]}|service|${m[3]}`);
+  if (!m || !isJurisdiction(m[1]!) || !isProgram(m[2]!)) return undefined;
+  return { state: m[1]!, program: m[2]!, code: m[3]! };
 }
 
 export function questionnairePackage(
   model: ReadModel,
   input: PackageInput,
-  opts: { base: string; now: Date; hints?: ExplicitHints },
+  opts: { base: string; now: Date; hints?: ExplicitHints; inScope?: (scope: { states: string[]; programs: string[] }) => boolean },
 ): PackageOutcome {
   const found = new Map<string, { rule: CoverageRuleDoc; order?: OrderResource }>();
   const warnings: string[] = [];
-  const ctxRule = input.context ? model.ruleById.get(input.context) : undefined;
+  // What the request names (canonicals, the coverage's state and program): the caller's key must cover it whether
+  // or not a rule exists there, so a 404 never tells what exists outside the subscription.
+  const named = { states: new Set<string>(), programs: new Set<string>() };
+  const name = (state: string, program: string): void => {
+    named.states.add(state);
+    named.programs.add(program);
+  };
+  const known = input.context ? model.ruleById.get(input.context) : undefined;
+  // A coverage-assertion-id outside the subscription is answered as unknown: its existence is not the caller's to learn.
+  const ctxRule = known && (opts.inScope?.({ states: [known.jurisdiction], programs: [known.program] }) ?? true) ? known : undefined;
   if (input.context && !ctxRule) warnings.push(`context '${input.context}' is not a coverage-assertion-id we issued`);
   if (ctxRule) found.set(ctxRule.id, { rule: ctxRule, order: input.orders[0] });
   for (const canonical of input.questionnaires) {
-    const r = ruleFromCanonical(model, canonical);
+    const parts = canonicalParts(canonical);
+    if (parts) name(parts.state, parts.program);
+    const r = parts ? (model.rules.get(`${parts.state}|${parts.program}|drug|${parts.code}`) ?? model.rules.get(`${parts.state}|${parts.program}|service|${parts.code}`)) : undefined;
     if (r) found.set(r.id, { rule: r });
     else warnings.push(`questionnaire '${canonical}' is not one we publish`);
   }
   if (!found.size && input.orders.length) {
     const lookup = bundleLookup(input.coverage ? [{ resource: input.coverage }] : []);
     const cc = resolveCoverageContext(model, { coverage: input.coverage, hints: opts.hints, lookup, today: opts.now.toISOString().slice(0, 10) });
+    if (cc.state && cc.program) name(cc.state, cc.program);
     for (const order of input.orders) {
       if (!cc.state || !cc.program) {
         warnings.push(`${order.resourceType}/${order.id ?? '?'}: ${cc.basis.filter((b) => b.includes('unknown')).join('; ')}`);
@@ -199,15 +211,17 @@ export function questionnairePackage(
       code: 'scope_gap',
       message: `No questionnaire applies: ${warnings.join('; ') || 'give a coverage-assertion-id (context), a questionnaire canonical or an order'}`,
       expression: 'Parameters.parameter',
+      ...(named.states.size ? { scope: { states: [...named.states], programs: [...named.programs] } } : {}),
     };
   }
   const rules = [...found.values()];
+  for (const x of rules) name(x.rule.jurisdiction, x.rule.program);
   const outcome: OperationOutcome | undefined = warnings.length
     ? { resourceType: 'OperationOutcome', issue: warnings.map((w) => ({ severity: 'warning' as const, code: 'not-found', diagnostics: w })) }
     : undefined;
   return {
     kind: 'ok',
-    scope: { states: [...new Set(rules.map((x) => x.rule.jurisdiction))], programs: [...new Set(rules.map((x) => x.rule.program))] },
+    scope: { states: [...named.states], programs: [...named.programs] },
     parameters: {
       resourceType: 'Parameters',
       meta: { profile: [DTR_PROFILE.outputParameters] },

@@ -169,7 +169,7 @@ function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => 
     }
     const programs = principal.programs ? (scope.programs ?? []).filter((p) => !principal.programs!.has(p)) : [];
     if (programs.length) {
-      throw forbidden(`Program ${programs.join(', ')} not in this key's subscription`, { out_of_scope: { programs } });
+      throw forbidden(`Program${programs.length > 1 ? 's' : ''} ${programs.join(', ')} not in this key's subscription${scope.hint ? `; ${scope.hint}` : ''}`, { out_of_scope: { programs } });
     }
   };
 }
@@ -211,6 +211,8 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
       if (problems.length) throw new BodyShapeError(problems);
     }
     const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
+    // Scope before anything reads data: the route's declared scope, from its parameters alone.
+    if (principal && route.scope) ctx.authorize(route.scope(ctx));
     result = await route.handle(ctx, deps);
     const cache = result.status < 300 ? route.cache : 'no-store';
     result.headers = { ...(cache ? { 'Cache-Control': cache } : {}), ...extraHeaders, ...result.headers };
@@ -219,6 +221,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     result.headers = { ...extraHeaders, ...result.headers };
   }
   if (route.auth !== 'none') result.headers!.Vary = 'x-api-key, x-demo-session';
+  if (route.headers) Object.assign(result.headers!, route.headers);
   return result;
 }
 

@@ -29,6 +29,8 @@ export type Principal = KeyPrincipal | DemoPrincipal | OperatorPrincipal;
 export interface ScopeRequest {
   states?: readonly string[];
   programs?: readonly string[];
+  /** Appended to the 403 message, e.g. how to narrow a request that spans every program. */
+  hint?: string;
 }
 
 export interface RequestContext {
@@ -118,6 +120,14 @@ export interface RouteDef {
   /** Cache-Control for successful responses. */
   cache?: string;
   deprecated?: boolean;
+  /** Headers sent on every response of the route, errors included (e.g. Deprecation and Sunset of an alias). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * What the request concerns (states, programs), parsed from its parameters alone, never from data. The pipeline
+   * authorizes it before the handler runs, so a request outside the subscription gets the same 403 whether or
+   * not anything exists (no existence oracle). Every keyed route that serves jurisdictional data declares it.
+   */
+  scope?(ctx: RequestContext): ScopeRequest;
   handle(ctx: RequestContext, deps: AppDeps): HttpResult | Promise<HttpResult>;
   openapi: OpenApiOperation;
 }

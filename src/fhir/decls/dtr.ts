@@ -53,7 +53,7 @@ const questionnairePackageOp: FhirOperationDecl = {
     if (isFailure(hints)) return hints;
     const parsed = parsePackageInput(input.body);
     if (isFailure(parsed)) return parsed;
-    const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints });
+    const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints, inScope: env.inScope });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
   },

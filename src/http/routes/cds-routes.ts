@@ -4,7 +4,7 @@ import { isFailure } from '../../fhir/outcome.js';
 import { buildCdsDiscovery, CDS_SERVICES, parseHints, type CdsServiceDecl } from '../../fhir/registry.js';
 import { badRequest } from '../api-error.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RequestContext, RouteDef, ScopeRequest } from '../route.js';
 import { answer, opEnv, toApiError } from './fhir-routes.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,6 +39,14 @@ const CdsResponseSchema = {
   },
 };
 
+/** The explicit state/program of a hook call (?state=&program=, or the prauth.* request extension), authorized first. */
+function hintScope(ctx: RequestContext): ScopeRequest {
+  const ext = isObj(ctx.body) && isObj(ctx.body.extension) ? ctx.body.extension : {};
+  const hints = parseHints(ctx.query.get('state') ?? ext['prauth.state'], ctx.query.get('program') ?? ext['prauth.program']);
+  if (isFailure(hints)) return {};
+  return { ...(hints.state ? { states: [hints.state] } : {}), ...(hints.program ? { programs: [hints.program] } : {}) };
+}
+
 function serviceRoute(s: CdsServiceDecl): RouteDef {
   return {
     id: `cds-${s.id}`,
@@ -48,6 +56,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
     group: 'cds',
     surface: 'cds',
     cache: 'no-store',
+    scope: hintScope,
     handle(ctx, deps) {
       const req = parseHookRequest(ctx.body, s);
       const ext = req.extension ?? {};

@@ -1,7 +1,7 @@
 // Endpoints 3, 4, 5: multi-state compare, cross-payer compare, ranked action plans. Parameter parsing lives here
 // (one parse step per endpoint); the services are pure and take the read model and the clock.
 import type { ReadModel } from '../../corpus/read-model.js';
-import { isJurisdiction, type Program } from '../../domain/vocabulary.js';
+import { isJurisdiction, PROGRAMS, type Program } from '../../domain/vocabulary.js';
 import { buildActionPlan, type ActionPlanQuery } from '../../services/action-plan/build-plan.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
@@ -43,6 +43,11 @@ export function parseStates(raw: string | undefined): string[] {
 
 function parseCompare(query: URLSearchParams): CompareQuery {
   return { states: parseStates(single(query, 'states')), program: requireProgram(query), subject: requireSubject(query) };
+}
+
+function optionalProgram(query: URLSearchParams): Program | undefined {
+  const raw = single(query, 'program');
+  return raw === undefined ? undefined : parseProgram(raw);
 }
 
 // ---- drug / service / code ---------------------------------------------------------------------------------------------
@@ -196,9 +201,9 @@ export const decisionRoutes: RouteDef[] = [
     addOn: 'compare',
     surface: 'json',
     cache: 'private, max-age=3600',
+    scope: (ctx) => ({ states: parseStates(single(ctx.query, 'states')), programs: [requireProgram(ctx.query)] }),
     handle(ctx, deps) {
       const q = parseCompare(ctx.query);
-      ctx.authorize({ states: q.states, programs: [q.program] });
       return { status: 200, body: { raw: completeCompareBody(compareStatesPrefix(deps.corpus.current, q), ctx.now) } };
     },
     openapi: {
@@ -225,12 +230,15 @@ export const decisionRoutes: RouteDef[] = [
     group: 'compare_payers',
     surface: 'json',
     cache: 'private, max-age=3600',
+    // Without a program the answer spans every program: the key must cover them all (or name one).
+    scope(ctx) {
+      const program = optionalProgram(ctx.query);
+      return { states: [requireState(ctx.query)], programs: program ? [program] : PROGRAMS, hint: 'name one with program= to compare the payers of a program this key covers' };
+    },
     handle(ctx, deps) {
       const state = requireState(ctx.query);
-      const rawProgram = single(ctx.query, 'program');
-      const program: Program | undefined = rawProgram === undefined ? undefined : parseProgram(rawProgram);
+      const program = optionalProgram(ctx.query);
       const { subject, code } = requireDecisionSubject(ctx.query, state, deps.corpus.current);
-      ctx.authorize({ states: [state], programs: program ? [program] : [] });
       return { status: 200, body: { ...comparePayers(deps.corpus.current, { state, subject, program, code }), timestamp: ctx.now.toISOString() } };
     },
     openapi: {
@@ -257,13 +265,13 @@ export const decisionRoutes: RouteDef[] = [
     group: 'action_plan',
     surface: 'json',
     cache: 'private, no-store',
+    scope: (ctx) => ({ states: [requireState(ctx.query)], programs: [requireProgram(ctx.query)] }),
     handle(ctx, deps) {
       rejectUnknown(ctx.query, ACTION_PLAN_PARAMS);
       const state = requireState(ctx.query);
       const program = requireProgram(ctx.query);
       const { subject, code } = requireDecisionSubject(ctx.query, state, deps.corpus.current);
       const context = parseMemberContext(ctx.query);
-      ctx.authorize({ states: [state], programs: [program] });
       const q: ActionPlanQuery = { state, program, subject, context, ...(code ? { code } : {}) };
       const out = buildActionPlan(deps.corpus.current, q, ctx.now);
       if (out.kind === 'scope_gap') throw actionPlanGap(q);

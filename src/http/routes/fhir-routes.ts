@@ -1,10 +1,10 @@
 // Endpoints 18-21 and the DTR $questionnaire-package: RouteDefs generated from the FHIR registry.
 import { isFailure, type Failure } from '../../fhir/outcome.js';
-import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
+import { FHIR_DECLS, parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
 import { ApiError, badRequest } from '../api-error.js';
-import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef } from '../route.js';
+import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../route.js';
 
 const resourceSchema = (resourceType: string) => ({
   type: 'object',
@@ -44,6 +44,20 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
 const authOf = (d: FhirDecl, deps: Pick<AppDeps, 'config'>): 'none' | 'key' => (d.publicWhen && deps.config[d.publicWhen] ? 'none' : d.auth);
 
 export const toApiError = (f: Failure): ApiError => new ApiError(f.status, f.code, f.message, {}, {}, f.expression);
+
+/**
+ * The scope a FHIR request names in its address: path parameters {state}/{program}, or the optional ?state=&program=
+ * hints. Authorized by the pipeline before the declaration runs; invalid values are left to the declaration's 400.
+ */
+export function addressScope(ctx: RequestContext): ScopeRequest {
+  if (ctx.params.state !== undefined && ctx.params.program !== undefined) {
+    const sp = parseStateProgram(ctx.params.state, ctx.params.program, '');
+    return isFailure(sp) ? {} : { states: [sp.state], programs: [sp.program] };
+  }
+  const hints = queryHints(ctx.query);
+  if (isFailure(hints)) return {};
+  return { ...(hints.state ? { states: [hints.state] } : {}), ...(hints.program ? { programs: [hints.program] } : {}) };
+}
 
 /** Scope first (a 403 must not reveal whether a rule exists), then the failure or the resource. */
 export async function answer(ctx: RequestContext, pending: OpResult<unknown> | Promise<OpResult<unknown>>): Promise<HttpResult> {
@@ -94,6 +108,7 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
     ...(auth === 'key' ? { group: 'fhir' as const } : {}),
     surface: 'fhir',
     cache: STATEFUL.test(d.id) ? 'no-store' : auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
+    scope: addressScope,
     handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined }, opEnv(ctx, deps))),
     openapi: {
       summary: d.summary,
@@ -198,6 +213,7 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
     group: 'fhir',
     surface: 'fhir',
     cache: 'no-store',
+    scope: addressScope,
     handle(ctx, deps) {
       const op = ops.find((o) => `$${o.name}` === ctx.params.op);
       if (!op) throw badRequest(`Operation '${(ctx.params.op ?? '').slice(0, 40)}' is not supported on ${resourceType}; supported: ${names.join(', ')}`, 'invalid_parameter', 'op');

@@ -4,7 +4,7 @@ import { ApiError } from '../api-error.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, LookupResponse, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
 import { requireProgram, requireState, requireSubject } from '../params.js';
-import type { AppDeps, HttpResult, RequestContext, RouteDef } from '../route.js';
+import type { AppDeps, HttpResult, RequestContext, RouteDef, ScopeRequest } from '../route.js';
 
 export function scopeGap(q: LookupQuery): ApiError {
   return new ApiError(
@@ -25,9 +25,10 @@ export function parseLookupQuery(ctx: RequestContext): LookupQuery {
   return { state: requireState(ctx.query), program: requireProgram(ctx.query), subject: requireSubject(ctx.query) };
 }
 
+const lookupScope = (ctx: RequestContext): ScopeRequest => ({ states: [requireState(ctx.query)], programs: [requireProgram(ctx.query)] });
+
 function lookup(ctx: RequestContext, deps: AppDeps): HttpResult {
   const q = parseLookupQuery(ctx);
-  ctx.authorize({ states: [q.state], programs: [q.program] });
   const out = lookupRule(deps.corpus.current, q);
   if (out.kind === 'scope_gap') throw scopeGap(q);
   return { status: 200, body: { raw: completeLookupBody(out.prefix, ctx.now) } };
@@ -66,6 +67,7 @@ export function lookupRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
       group: 'lookup',
       surface: 'json',
       cache: 'private, max-age=3600',
+      scope: lookupScope,
       handle: lookup,
       openapi: lookupOpenApi(false),
     },
@@ -78,16 +80,10 @@ export function lookupRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
       surface: 'json',
       cache: 'private, max-age=3600',
       deprecated: true,
-      handle(ctx, d) {
-        try {
-          const r = lookup(ctx, d);
-          r.headers = { ...r.headers, ...deprecationHeaders };
-          return r;
-        } catch (err) {
-          if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message, err.extra, { ...err.headers, ...deprecationHeaders });
-          throw err;
-        }
-      },
+      // On every response, 401 and 429 included: the pipeline adds them whatever answers.
+      headers: deprecationHeaders,
+      scope: lookupScope,
+      handle: lookup,
       openapi: lookupOpenApi(true),
     },
   ];

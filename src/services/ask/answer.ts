@@ -106,7 +106,7 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
         }
       }
       const status = missing.length ? 'clarification_needed' : answers.length === 0 ? 'no_rule' : gaps.length ? 'partial' : 'answered';
-      const hits = ruleIndex(model).search(input.question, {
+      const hits = ruleIndex(model, state && filter.state(state) ? state : '').search(input.question, {
         filter: (h) => filter.state(h.state as string) && filter.program(h.program as string) && (!state || h.state === state) && (!program || h.program === program),
       });
       const top = hits[0]?.score ?? 1;

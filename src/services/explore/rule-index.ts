@@ -22,18 +22,38 @@ export function ruleText(r: CoverageRuleDoc): string {
     .join(' ');
 }
 
-const indexes = new WeakMap<ReadModel, MiniSearch<IndexedRule>>();
+/**
+ * Words that carry no meaning for ranking in a PA question or rule ("does Texas require prior auth for ..."); they
+ * are dropped at indexing and at search time, which keeps every search to the few terms that tell rules apart.
+ */
+const STOPWORDS = new Set(
+  'a an and any are as at be by can do does for from has have how i if in is it its me my need needed needs no not of on or our per prior pa auth authorization authorisation approval require required requires requirement the their there this to under what when which who will with without you your'.split(' '),
+);
+const processTerm = (term: string): string | null => {
+  const t = term.toLowerCase();
+  return t.length < 2 || STOPWORDS.has(t) ? null : t;
+};
 
-export function ruleIndex(model: ReadModel): MiniSearch<IndexedRule> {
-  let ix = indexes.get(model);
+const indexes = new WeakMap<ReadModel, Map<string, MiniSearch<IndexedRule>>>();
+
+/**
+ * The full-text index of the rules of one state ('' = every state), built on first use per read model and kept
+ * with it. A question that names its state searches that state's few hundred rules only.
+ */
+export function ruleIndex(model: ReadModel, state = ''): MiniSearch<IndexedRule> {
+  let perState = indexes.get(model);
+  if (!perState) indexes.set(model, (perState = new Map()));
+  let ix = perState.get(state);
   if (ix) return ix;
   ix = new MiniSearch<IndexedRule>({
     fields: ['text', 'subject', 'where'],
     storeFields: ['state', 'program'],
-    searchOptions: { boost: { subject: 3, where: 1.5 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+    processTerm,
+    searchOptions: { boost: { subject: 3, where: 1.5 }, prefix: (t) => t.length >= 4, fuzzy: (t) => (t.length >= 6 ? 0.2 : false), combineWith: 'OR', processTerm },
   });
+  perState.set(state, ix);
   ix.addAll(
-    [...model.ruleById.values()].map((r) => ({
+    [...model.ruleById.values()].filter((r) => !state || r.jurisdiction === state).map((r) => ({
       id: r.id,
       state: r.jurisdiction,
       program: r.program,
@@ -42,7 +62,6 @@ export function ruleIndex(model: ReadModel): MiniSearch<IndexedRule> {
       where: `${model.jurisdictions.get(r.jurisdiction)?.name ?? r.jurisdiction} ${PROGRAM_LABELS[r.program]} ${r.payer?.name ?? ''}`,
     })),
   );
-  indexes.set(model, ix);
   return ix;
 }
 

@@ -14,19 +14,60 @@ export const SIMILARITY_WEIGHTS = { subject: 0.35, program: 0.2, pa_required: 0.
 
 export type SimilarQuery = { by: 'rule_id' | 'drug_rule_id'; id: string } | { by: 'q'; text: string };
 
-const tokenCache = new WeakMap<ReadModel, Map<string, Set<string>>>();
-/** A rule's word set (criteria, limits, documentation), computed once per read model. */
-function tokens(model: ReadModel, r: CoverageRuleDoc): Set<string> {
-  let m = tokenCache.get(model);
-  if (!m) tokenCache.set(model, (m = new Map()));
-  let t = m.get(r.id);
-  if (!t) m.set(r.id, (t = new Set(ruleText(r).toLowerCase().match(/[a-z0-9]{3,}/g) ?? [])));
-  return t;
+interface TokenTable {
+  ids: Map<string, number>;
+  /** Per rule id: its distinct word ids, sorted (criteria, limits, documentation). */
+  byRule: Map<string, Uint32Array>;
 }
-function jaccard(a: Set<string>, b: Set<string>): number {
+const tokenTables = new WeakMap<ReadModel, TokenTable>();
+
+/** A rule's word set as sorted integer ids, computed once per read model; intersections are a linear merge. */
+function tokens(model: ReadModel, r: CoverageRuleDoc): Uint32Array {
+  let t = tokenTables.get(model);
+  if (!t) tokenTables.set(model, (t = { ids: new Map(), byRule: new Map() }));
+  let out = t.byRule.get(r.id);
+  if (!out) {
+    const ids = new Set<number>();
+    for (const w of ruleText(r).toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) {
+      let id = t.ids.get(w);
+      if (id === undefined) t.ids.set(w, (id = t.ids.size));
+      ids.add(id);
+    }
+    out = Uint32Array.from(ids).sort();
+    t.byRule.set(r.id, out);
+  }
+  return out;
+}
+
+const groupings = new WeakMap<ReadModel, { bySubject: Map<string, CoverageRuleDoc[]>; byState: Map<string, CoverageRuleDoc[]> }>();
+
+/** The rules a scope can return at all, from per-model groupings (same subject, same state) or every rule. */
+function candidates(model: ReadModel, base: CoverageRuleDoc, scope: SimilarScope): Iterable<CoverageRuleDoc> {
+  let g = groupings.get(model);
+  if (!g) {
+    g = { bySubject: new Map(), byState: new Map() };
+    for (const r of model.ruleById.values()) {
+      const sk = `${r.subject.kind}|${r.subject.code}`;
+      g.bySubject.set(sk, [...(g.bySubject.get(sk) ?? []), r]);
+      g.byState.set(r.jurisdiction, [...(g.byState.get(r.jurisdiction) ?? []), r]);
+    }
+    groupings.set(model, g);
+  }
+  if (scope === 'same_subject' || scope === 'same_program') return g.bySubject.get(`${base.subject.kind}|${base.subject.code}`) ?? [];
+  if (scope === 'same_state') return g.byState.get(base.jurisdiction) ?? [];
+  return model.ruleById.values();
+}
+
+function jaccard(a: Uint32Array, b: Uint32Array): number {
+  let i = 0;
+  let j = 0;
   let inter = 0;
-  for (const t of a) if (b.has(t)) inter++;
-  return inter / (a.size + b.size - inter || 1);
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) (inter++, i++, j++);
+    else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter || 1);
 }
 
 const summary = (r: CoverageRuleDoc) => ({
@@ -70,22 +111,32 @@ export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarSc
     return true;
   };
   const W = SIMILARITY_WEIGHTS;
-  const scored = [...model.ruleById.values()]
-    .filter((r) => r.id !== base.id && visible(r) && inScope(r))
-    .map((r) => {
-      const reasons: string[] = [];
-      let score = 0;
-      if (sameSubject(r)) (score += W.subject), reasons.push(`same ${r.subject.kind === 'drug' ? 'drug class' : 'service category'} (${r.subject.code})`);
-      if (r.program === base.program) (score += W.program), reasons.push(`same program (${r.program})`);
-      if (r.requirement.paRequired === base.requirement.paRequired) (score += W.pa_required), reasons.push(`PA ${r.requirement.paRequired ? 'required' : 'not required'} in both`);
-      if (r.requirement.paType === base.requirement.paType) (score += W.pa_type), reasons.push(`same pa_type (${r.requirement.paType})`);
-      const overlap = jaccard(baseTokens, tokens(model, r));
-      score += W.text * overlap;
-      if (overlap > 0) reasons.push(`criteria and documentation overlap ${Math.round(overlap * 100)}%`);
-      return { r, score, reasons };
-    })
-    .sort((a, b) => b.score - a.score || a.r.id.localeCompare(b.r.id))
-    .slice(0, limit)
-    .map(({ r, score, reasons }) => ({ ...summary(r), score: round(score), reasons }));
+  const score = (r: CoverageRuleDoc): number =>
+    (sameSubject(r) ? W.subject : 0) +
+    (r.program === base.program ? W.program : 0) +
+    (r.requirement.paRequired === base.requirement.paRequired ? W.pa_required : 0) +
+    (r.requirement.paType === base.requirement.paType ? W.pa_type : 0) +
+    W.text * jaccard(baseTokens, tokens(model, r));
+  // Numbers first, for every candidate; objects and reasons only for the few that are returned.
+  const top: { r: CoverageRuleDoc; score: number }[] = [];
+  const better = (a: { r: CoverageRuleDoc; score: number }, b: { r: CoverageRuleDoc; score: number }) => b.score - a.score || a.r.id.localeCompare(b.r.id);
+  for (const r of candidates(model, base, scope)) {
+    if (r.id === base.id || !visible(r) || !inScope(r)) continue;
+    const entry = { r, score: score(r) };
+    if (top.length === limit && better(entry, top[top.length - 1]!) >= 0) continue;
+    top.push(entry);
+    top.sort(better);
+    if (top.length > limit) top.pop();
+  }
+  const scored = top.map(({ r, score: sc }) => {
+    const reasons: string[] = [];
+    if (sameSubject(r)) reasons.push(`same ${r.subject.kind === 'drug' ? 'drug class' : 'service category'} (${r.subject.code})`);
+    if (r.program === base.program) reasons.push(`same program (${r.program})`);
+    if (r.requirement.paRequired === base.requirement.paRequired) reasons.push(`PA ${r.requirement.paRequired ? 'required' : 'not required'} in both`);
+    if (r.requirement.paType === base.requirement.paType) reasons.push(`same pa_type (${r.requirement.paType})`);
+    const overlap = jaccard(baseTokens, tokens(model, r));
+    if (overlap > 0) reasons.push(`criteria and documentation overlap ${Math.round(overlap * 100)}%`);
+    return { ...summary(r), score: round(sc), reasons };
+  });
   return { kind: 'found', body: { query: { [q.by]: q.id }, scope, limit, count: scored.length, base: summary(base), results: scored } };
 }

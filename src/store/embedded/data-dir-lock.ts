@@ -1,8 +1,42 @@
 // The embedded store belongs to one process at a time. Whoever opens it takes `prauth.lock` in the data
 // directory (created with O_EXCL). A running server records its admin URL and a random operator token (file mode
 // 0600) there, so the CLI sends its writes through the server instead of opening the files behind its back.
-import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * Servers on this machine also leave a pointer (pid, data directory, address; no token) in a per-user folder of the
+ * temporary directory, so that a CLI opened on another data directory can say which one a running server holds.
+ */
+const POINTERS = join(tmpdir(), `prauth-servers-${userInfo().uid}`);
+
+export interface RunningServer {
+  pid: number;
+  dataDir: string;
+  url: string;
+}
+
+/** The live servers on this machine (stale pointers of dead processes are removed). */
+export function runningServers(): RunningServer[] {
+  let names: string[];
+  try {
+    names = readdirSync(POINTERS);
+  } catch {
+    return [];
+  }
+  const out: RunningServer[] = [];
+  for (const n of names.filter((x) => x.endsWith('.json'))) {
+    try {
+      const p = JSON.parse(readFileSync(join(POINTERS, n), 'utf8')) as RunningServer;
+      if (alive(p.pid)) out.push(p);
+      else unlinkSync(join(POINTERS, n));
+    } catch {
+      /* unreadable or raced: skip */
+    }
+  }
+  return out;
+}
 
 export interface LockInfo {
   pid: number;
@@ -65,10 +99,24 @@ export function acquireLock(dataDir: string, holder: LockInfo['holder']): HeldLo
         publish(adminUrl, operatorToken) {
           Object.assign(info, { adminUrl, operatorToken });
           writeFileSync(path, JSON.stringify(info), { mode: 0o600 });
+          if (holder === 'server') {
+            try {
+              mkdirSync(POINTERS, { recursive: true, mode: 0o700 });
+              const pointer: RunningServer = { pid: process.pid, dataDir: resolve(dataDir), url: adminUrl };
+              writeFileSync(join(POINTERS, `${process.pid}.json`), JSON.stringify(pointer), { mode: 0o600 });
+            } catch {
+              /* the pointer is a convenience for the CLI's warning; the lock is what counts */
+            }
+          }
         },
         release() {
           if (released) return;
           released = true;
+          try {
+            unlinkSync(join(POINTERS, `${process.pid}.json`));
+          } catch {
+            /* never written */
+          }
           try {
             const current = JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
             if (current.pid === process.pid) unlinkSync(path);

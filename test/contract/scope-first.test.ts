@@ -1,0 +1,190 @@
+// Issue 13 findings: a key scoped to some programs read every program through /v1/compare-payers without `program`;
+// $questionnaire-package with an out-of-scope canonical, a CDS call with ?state=CA, and compare-payers / action-plan
+// with an unknown code answered 200/400/404 before the 403 (an existence oracle). The rule now: every keyed route
+// declares the scope its parameters name (RouteDef.scope) and the pipeline authorizes it before the handler runs.
+import { expect } from 'chai';
+import request from 'supertest';
+import type { RouteDef } from '../../src/http/route.js';
+import { example, fhirCorpus } from '../support/fhir-corpus.js';
+import { makeTestApp, type TestApp } from '../support/test-app.js';
+
+type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Probe {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  compare?: boolean;
+}
+
+const canonical = (state: string, program: string, code: string) => ({
+  resourceType: 'Parameters',
+  parameter: [
+    { name: 'coverage', resource: { resourceType: 'Coverage', status: 'active', beneficiary: { reference: 'Patient/p1' }, payor: [{ reference: 'Organization/o1' }] } },
+    { name: 'questionnaire', valueCanonical: `https://prauth.test/v1/dtr/questionnaire/${state}/${program}/${code}` },
+  ],
+});
+
+/**
+ * Per route: a request outside the key's subscription where data exists, the same where nothing exists, and an
+ * in-scope control (so the test can fail). The key covers TX and part_d only.
+ */
+const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe }> = {
+  'pauth-lookup': {
+    existing: { method: 'GET', path: '/v1/pauth-lookup?state=OK&program=medicare_advantage&service=diagnostic_imaging' },
+    missing: { method: 'GET', path: '/v1/pauth-lookup?state=OK&program=medicare_advantage&service=home_health' },
+    inScope: { method: 'GET', path: '/v1/pauth-lookup?state=TX&program=part_d&drug=hepatitis_c' },
+  },
+  'pa-lookup': {
+    existing: { method: 'GET', path: '/v1/pa-lookup?state=OK&program=medicare_advantage&service=diagnostic_imaging' },
+    missing: { method: 'GET', path: '/v1/pa-lookup?state=WY&program=medicare_advantage&service=diagnostic_imaging' },
+    inScope: { method: 'GET', path: '/v1/pa-lookup?state=TX&program=part_d&drug=hepatitis_c' },
+  },
+  compare: {
+    existing: { method: 'GET', path: '/v1/compare?states=TX,OK&program=medicare_advantage&service=diagnostic_imaging', compare: true },
+    missing: { method: 'GET', path: '/v1/compare?states=TX,OK&program=medicare_advantage&service=home_health', compare: true },
+  },
+  // The finding: without `program` the answer spans every program, so a key limited to some programs gets 403.
+  'compare-payers': {
+    existing: { method: 'GET', path: '/v1/compare-payers?state=TX&drug=hepatitis_c' },
+    missing: { method: 'GET', path: '/v1/compare-payers?state=TX&drug=anticoagulants' },
+    inScope: { method: 'GET', path: '/v1/compare-payers?state=TX&program=part_d&drug=hepatitis_c' },
+  },
+  'action-plan': {
+    // E0431 is on OK's PA code list; A9999 resolves nowhere (it used to be a 400 before the 403).
+    existing: { method: 'GET', path: '/v1/action-plan?state=OK&program=medicare_advantage&code=E0431' },
+    missing: { method: 'GET', path: '/v1/action-plan?state=OK&program=medicare_advantage&code=A9999' },
+    inScope: { method: 'GET', path: '/v1/action-plan?state=TX&program=part_d&drug=hepatitis_c' },
+  },
+  'fhir-formulary': {
+    existing: { method: 'GET', path: '/v1/formulary/OK/medicare_advantage' },
+    missing: { method: 'GET', path: '/v1/formulary/WY/part_d' },
+    inScope: { method: 'GET', path: '/v1/formulary/TX/part_d' },
+  },
+  'fhir-dtr-questionnaire': {
+    existing: { method: 'GET', path: '/v1/dtr/questionnaire/OK/medicare_advantage/diagnostic_imaging' },
+    missing: { method: 'GET', path: '/v1/dtr/questionnaire/OK/medicare_advantage/home_health' },
+    inScope: { method: 'GET', path: '/v1/dtr/questionnaire/TX/part_d/hepatitis_c' },
+  },
+  'fhir-questionnaire-operation': {
+    existing: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('OK', 'medicare_advantage', 'diagnostic_imaging') },
+    missing: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('OK', 'medicare_advantage', 'home_health') },
+    inScope: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('TX', 'part_d', 'hepatitis_c') },
+  },
+  'fhir-claim-operation': {
+    existing: { method: 'POST', path: '/v1/Claim/$submit?state=MA&program=medicaid_mco', body: example('pas-2.2.1-claim-submit-request-bundle.json') },
+    missing: { method: 'POST', path: '/v1/Claim/$submit?state=WY&program=medicaid_mco', body: example('pas-2.2.1-claim-submit-request-bundle.json') },
+  },
+  'cds-service-coverage-requirements': {
+    existing: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=OK', body: example('crd-2.2-order-sign-hook-request.json') },
+    missing: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=CA', body: example('crd-2.2-order-sign-hook-request.json') },
+  },
+  'cds-service-coverage-requirements-select': {
+    existing: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements-select?state=OK', body: { ...example('crd-2.2-order-sign-hook-request.json'), hook: 'order-select' } },
+    missing: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements-select?state=CA', body: { ...example('crd-2.2-order-sign-hook-request.json'), hook: 'order-select' } },
+  },
+};
+
+/**
+ * Keyed routes that name no state or program in their parameters, and why they need no declared scope. A new keyed
+ * route must either declare `scope` (see src/http/route.ts) or be listed here with its reason.
+ */
+const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
+  ask: 'state and program come from the question text (read with the vocabulary, not the rules); the handler authorizes them before any rule is read; choices and passages are filtered to the key (test/contract/explore.test.ts)',
+  topics: 'no state parameter: counts, jurisdictions and events are filtered to the key',
+  'topic-detail': 'no state parameter: by_jurisdiction and sample events are filtered to the key',
+  'rules-similar': 'an id outside the key answers exactly like an unknown id; results are filtered to the key (test/contract/explore.test.ts)',
+};
+const exempt = (r: RouteDef): string | undefined =>
+  NO_JURISDICTIONAL_SCOPE[r.id] ??
+  (r.group === 'admin' || r.auth === 'admin' ? 'operator endpoints (admin keys only)' : undefined) ??
+  (/-(search|search-post|read)$/.test(r.id) ? 'FHIR read/search: results are filtered with env.inScope, a read authorizes the resource it finds' : undefined);
+
+const without = (body: Any): Any => {
+  const { request_id: _r, ...rest } = body;
+  return rest;
+};
+
+describe('scope is checked before anything reveals data, on every keyed route', () => {
+  let t: TestApp;
+  let key: string;
+  let compareKey: string;
+
+  const send = (p: Probe) => {
+    const k = p.compare ? compareKey : key;
+    if (p.method === 'GET') return request(t.app.handler).get(p.path).set('x-api-key', k);
+    return request(t.app.handler).post(p.path).set('x-api-key', k).set('content-type', p.path.startsWith('/v1/cds') ? 'application/json' : 'application/fhir+json').send(JSON.stringify(p.body));
+  };
+
+  before(async () => {
+    t = await makeTestApp(fhirCorpus(), { env: { PUBLIC_BASE_URL: 'https://prauth.test' } });
+    key = await t.key({ name: 'scoped', states: ['TX'], programs: ['part_d'] });
+    compareKey = await t.key({ name: 'scoped-compare', states: ['TX'], programs: ['part_d'], compare: true });
+  });
+
+  it('when the route table is read, then every keyed route declares its scope or is listed with a reason', () => {
+    const undeclared = t.app.routes.filter((r) => r.auth !== 'none' && !r.scope && !exempt(r)).map((r) => r.id);
+    expect(undeclared, 'keyed routes without a declared scope (add RouteDef.scope, or list them in NO_JURISDICTIONAL_SCOPE with a reason)').to.deep.equal([]);
+    for (const r of t.app.routes.filter((x) => x.scope && x.auth !== 'none')) expect(PROBES, `no out-of-scope probe for ${r.id}`).to.have.property(r.id);
+  });
+
+  for (const [id, probe] of Object.entries(PROBES)) {
+    it(`when ${id} is asked outside the subscription, then the same 403 whether or not data exists there`, async () => {
+      const a = await send(probe.existing);
+      const b = await send(probe.missing);
+      expect(a.status, `${probe.existing.path}: ${a.text.slice(0, 300)}`).to.equal(403);
+      expect(b.status, `${probe.missing.path}: ${b.text.slice(0, 300)}`).to.equal(403);
+      if (a.body.resourceType === 'OperationOutcome') {
+        expect(a.body.issue[0].code).to.equal('forbidden');
+        expect(b.body.issue[0].code).to.equal('forbidden');
+      } else {
+        expect(a.body.code).to.equal('forbidden');
+        expect(b.body.code).to.equal('forbidden');
+        expect(Object.keys(a.body.out_of_scope)).to.deep.equal(Object.keys(b.body.out_of_scope));
+      }
+      if (probe.inScope) {
+        const c = await send(probe.inScope);
+        expect(c.status, `${probe.inScope.path}: ${c.text.slice(0, 300)}`).to.not.equal(403);
+        expect(c.status).to.be.lessThan(500);
+      }
+    });
+  }
+
+  it('when compare-payers omits program, then a key limited to some programs gets 403 naming the others and how to narrow', async () => {
+    const res = await send(PROBES['compare-payers']!.existing);
+    expect(res.status).to.equal(403);
+    expect(res.body.out_of_scope.programs).to.include.members(['medicaid_mco', 'medicare_advantage', 'chip']);
+    expect(res.body.out_of_scope.programs).to.not.include('part_d');
+    expect(res.body.error).to.contain('program=');
+    const all = await t.key({ name: 'all programs', states: ['TX'] });
+    const ok = await request(t.app.handler).get('/v1/compare-payers?state=TX&drug=hepatitis_c').set('x-api-key', all);
+    expect(ok.status).to.equal(200);
+    expect(ok.body.program_rules.map((r: Any) => r.program)).to.include('part_d');
+  });
+
+  it('when a $questionnaire-package context names a rule outside the subscription, then it is answered like an unknown id', async () => {
+    const body = (context: string) => ({
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'coverage', resource: { resourceType: 'Coverage', status: 'active', beneficiary: { reference: 'Patient/p1' }, payor: [{ reference: 'Organization/o1' }] } },
+        { name: 'context', valueString: context },
+      ],
+    });
+    const existing = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('ok.medicare-advantage.s.diagnostic-imaging') });
+    const unknown = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('ok.medicare-advantage.s.nothing-here') });
+    expect(existing.status).to.equal(unknown.status);
+    expect(existing.body.issue[0].code).to.equal(unknown.body.issue[0].code);
+    const inScope = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('tx.part-d.d.hepatitis-c') });
+    expect(inScope.status).to.equal(200);
+  });
+
+  it('when the key covers the request, then the answers are unchanged (no false 403)', async () => {
+    const wide = await t.key({ name: 'wide' });
+    const r = await request(t.app.handler).get('/v1/action-plan?state=OK&program=medicare_advantage&code=A9999').set('x-api-key', wide);
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.contain('does not resolve');
+    const cds = await request(t.app.handler).post('/v1/cds-services/service-coverage-requirements?state=OK').set('x-api-key', wide).send(example('crd-2.2-order-sign-hook-request.json'));
+    expect(cds.status).to.equal(200);
+    expect(without(cds.body).systemActions.length).to.be.greaterThan(0);
+  });
+});

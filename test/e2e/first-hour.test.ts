@@ -1,0 +1,104 @@
+// The first hour of a new user and operator: each message the issue names, tested as a user meets it.
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { renderIngestDoc, MINIMAL_RECORDS } from '../../src/ingest/ingest-doc.js';
+import { validateDocument } from '../../src/ingest/validate.js';
+import { cli, runServerOnce, startServer, type Spawned } from '../support/spawn.js';
+
+const freshDir = () => join(mkdtempSync(join(tmpdir(), 'prauth-first-')), 'data');
+
+describe('first hour: CLI and server messages', function () {
+  this.timeout(60_000);
+  let server: Spawned | undefined;
+  afterEach(async () => {
+    await server?.stop('SIGKILL');
+    server = undefined;
+  });
+
+  it('prauth --version prints the package version; --help names the settings it reads', async () => {
+    const v = await cli(['--version'], {});
+    expect(v.stdout.trim()).to.equal(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    const h = await cli(['--help'], {});
+    for (const s of ['PRAUTH_DATA_DIR', 'MONGODB_URI', 'schema', 'docs/ingest.md']) expect(h.stdout).to.include(s);
+  });
+
+  it('a port already in use is reported before any data directory is created', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as AddressInfo).port;
+    const dir = freshDir();
+    const out = await runServerOnce({ PORT: String(port), PRAUTH_DATA_DIR: dir });
+    blocker.close();
+    expect(out.code).to.equal(1);
+    expect(out.output).to.include(`port ${port} is already in use`);
+    expect(existsSync(dir), 'the data directory must not be created').to.equal(false);
+  });
+
+  it('a write says which store it went to; a new data directory and a server on another one are warned about', async () => {
+    const serverDir = freshDir();
+    server = await startServer({ PRAUTH_DATA_DIR: serverDir, PRAUTH_LOAD_SAMPLE: 'false' });
+    const through = await cli(['keys', 'create', '--name', 'a'], { PRAUTH_DATA_DIR: serverDir });
+    expect(through.code).to.equal(0);
+    expect(through.stderr).to.include(`wrote to the embedded store in ${serverDir} (through the server pid ${server.child.pid}`);
+    expect(through.stderr).to.not.include('warning');
+    const elsewhere = freshDir();
+    const lost = await cli(['keys', 'create', '--name', 'b'], { PRAUTH_DATA_DIR: elsewhere });
+    expect(lost.code).to.equal(0);
+    expect(lost.stderr).to.include(`warning: a server (pid ${server.child.pid}`);
+    expect(lost.stderr).to.include(`is running on the data directory ${serverDir}, but this command uses ${elsewhere}; set PRAUTH_DATA_DIR=${serverDir}`);
+    expect(lost.stderr).to.include(`warning: ${elsewhere} does not exist yet`);
+    expect(lost.stderr).to.include(`wrote to the embedded store in ${elsewhere} (no server running on it)`);
+  });
+
+  it('revoking twice says so; a missing ingest file is named in the CLI\'s own words', async () => {
+    const env = { PRAUTH_DATA_DIR: freshDir() };
+    const created = await cli(['keys', 'create', '--json'], env);
+    const id = JSON.parse(created.stdout).record.id as string;
+    const first = await cli(['keys', 'revoke', id], env);
+    expect(first.stdout.trim()).to.equal(`revoked ${id}`);
+    await new Promise((r) => setTimeout(r, 1100));
+    const second = await cli(['keys', 'revoke', id], env);
+    expect(second.code).to.equal(0);
+    expect(second.stdout).to.match(new RegExp(`^${id} was already revoked at \\d{4}-\\d{2}-\\d{2}T.*; nothing changed`));
+    const missing = await cli(['ingest', '/nonexistent/rules.ndjson'], env);
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr.trim()).to.equal('prauth: /nonexistent/rules.ndjson: no such file or directory (give an NDJSON or JSON file, or a directory of them; format: docs/ingest.md)');
+  });
+
+  it('curl -X POST /v1/demo-sessions with no body is accepted; a body of another type is still a 415', async () => {
+    server = await startServer({ PRAUTH_DATA_DIR: freshDir(), PRAUTH_LOAD_SAMPLE: 'false' });
+    const none = await fetch(`${server.url}/v1/demo-sessions`, { method: 'POST' });
+    expect(none.status).to.equal(201);
+    expect(((await none.json()) as { header: string }).header).to.equal('x-demo-session');
+    const xml = await fetch(`${server.url}/v1/demo-sessions`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<a/>' });
+    expect(xml.status).to.equal(415);
+  });
+
+  it('prauth schema prints each kind\'s schema and a minimal record; unknown kinds are named', async () => {
+    const list = await cli(['schema'], {});
+    expect(list.stdout).to.include('CoverageRule').and.include('rules.ndjson');
+    const rules = await cli(['schema', 'rules'], {});
+    expect(JSON.parse(rules.stdout).$id).to.equal('CoverageRule');
+    const ex = await cli(['schema', 'Payer', '--example'], {});
+    expect(validateDocument(JSON.parse(ex.stdout)).ok).to.equal(true);
+    const bad = await cli(['schema', 'widgets'], {});
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.include("'widgets' is not a record kind");
+  });
+});
+
+describe('docs/ingest.md', () => {
+  it('is what the schemas generate (run `npm run docs:ingest` after changing a schema)', () => {
+    expect(readFileSync(new URL('../../docs/ingest.md', import.meta.url), 'utf8')).to.equal(renderIngestDoc());
+  });
+  it('its minimal record of every kind passes the ingest validation', () => {
+    for (const [kind, rec] of Object.entries(MINIMAL_RECORDS)) {
+      const r = validateDocument(rec);
+      expect(r.ok, `${kind}: ${r.ok ? '' : r.reason}`).to.equal(true);
+    }
+  });
+});
