@@ -197,6 +197,7 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       // another key cannot see it
       const other = await t.key({ name: 'other' });
       expect((await get(`/v1/Subscription/${subId}`, other)).status).to.equal(404);
+      expect((await get(`/v1/Subscription/${subId}/$status`, other)).status).to.equal(404);
     });
 
     it('when a subscription asks for heartbeats, then a heartbeat arrives after a quiet period', async () => {

@@ -108,7 +108,8 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
     ...(auth === 'key' ? { group: 'fhir' as const } : {}),
     surface: 'fhir',
     cache: STATEFUL.test(d.id) ? 'no-store' : auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
-    scope: addressScope,
+    // PAS responses and subscriptions are owner-scoped (a caller sees only its own); their addresses name no state.
+    ...(STATEFUL.test(d.id) ? {} : { scope: addressScope }),
     handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined }, opEnv(ctx, deps))),
     openapi: {
       summary: d.summary,
