@@ -107,6 +107,13 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect((new Date(period.end).getTime() - new Date(period.start).getTime()) / 86_400_000).to.equal(90);
     });
 
+    it('when the request is urgent (priority stat), then the clock is the expedited one (72 hours under CMS-0057-F and the rule)', async () => {
+      const cr = expectPasResponse(await submit(pasRequest('urgent', [{ code: '42' }], { priority: 'stat' })));
+      const stored = (await get(`/v1/admin/pas/${cr.preAuthRef}`, admin)).body;
+      expect(stored.expedited).to.equal(true);
+      expect(new Date(stored.dueAt).getTime() - new Date(stored.receivedAt).getTime()).to.equal(72 * 3600_000);
+    });
+
     it('when the same Bundle is submitted again, then the same authorization in its current state (nothing new stored)', async () => {
       const body = pasRequest('twice', [{ code: '3' }, { code: '42' }]);
       const first = await submit(body);
