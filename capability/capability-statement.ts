@@ -22,6 +22,9 @@ export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'imp
     'Paths are under {base}/v1. The formulary is served as one searchset Bundle per state and program at GET /formulary/{state}/{program}; ' +
     'DTR questionnaires at GET /dtr/questionnaire/{state}/{program}/{code}. CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
   securityDescription:
-    'Send an API key (a UUID v4 issued per subscription) in the x-api-key header. /metadata is public. A key is scoped to states, programs and ' +
-    'endpoint groups; out-of-scope requests answer 403 with an OperationOutcome. SMART on FHIR / OAuth is not supported.',
+    'SMART Backend Services: a registered client gets an access token at the token endpoint (oauth-uris extension; ' +
+    'client_credentials with a private_key_jwt assertion signed RS384 or ES384; discovery at /.well-known/smart-configuration) and ' +
+    'sends it as Authorization: Bearer. An API key (a UUID v4 issued per subscription) in the x-api-key header works as well. /metadata is public. ' +
+    'A client or key is scoped to states, programs and endpoint groups; out-of-scope requests answer 403 with an OperationOutcome, as does a ' +
+    'token whose SMART scopes do not cover the request; a missing, invalid or expired credential answers 401 with WWW-Authenticate: Bearer.',
 };

@@ -1,4 +1,5 @@
 // The only module that reads process.env. Validated once; every problem listed; frozen and passed down.
+import { accessSync, constants as fsConstants } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLimits, type LimitGroup } from './services/rate-limits.js';
 
@@ -10,6 +11,8 @@ export interface Config {
   readonly dataDir: string;
   readonly fixturesDir: string;
   readonly loadSample: boolean;
+  /** SERVE_VERIFIED_ONLY: serve only rules whose verification status is verified (not sample rules). */
+  readonly serveVerifiedOnly: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly corpusPollSeconds: number;
   readonly bodyLimit: string;
@@ -29,6 +32,9 @@ export interface Config {
   readonly pasAutoDecide: { action: 'approve' | 'deny'; afterSeconds: number } | undefined;
   /** How often active PAS subscriptions are checked for a due heartbeat. */
   readonly subscriptionHeartbeatCheckSeconds: number;
+  /** PEM certificate chain and private key: both set makes the server speak HTTPS (TLS 1.2 minimum). */
+  readonly tlsCertFile: string | undefined;
+  readonly tlsKeyFile: string | undefined;
   /** How often the outbox looks for due messages. */
   readonly outboxPollSeconds: number;
   /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
@@ -86,6 +92,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (m) pasAutoDecide = { action: m[1] as 'approve' | 'deny', afterSeconds: Number(m[2]) };
     else problems.push(`PAS_AUTO_DECIDE must look like approve:30 or deny:30 (got '${env.PAS_AUTO_DECIDE}')`);
   }
+  const tlsCertFile = env.TLS_CERT_FILE ? resolve(env.TLS_CERT_FILE) : undefined;
+  const tlsKeyFile = env.TLS_KEY_FILE ? resolve(env.TLS_KEY_FILE) : undefined;
+  if (!!tlsCertFile !== !!tlsKeyFile) problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  for (const [name, file] of [['TLS_CERT_FILE', tlsCertFile], ['TLS_KEY_FILE', tlsKeyFile]] as const) {
+    if (!file) continue;
+    try {
+      accessSync(file, fsConstants.R_OK);
+    } catch {
+      problems.push(`${name} is not a readable file: ${file}`);
+    }
+  }
 
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
@@ -97,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.PRAUTH_DATA_DIR || 'data'),
     fixturesDir: resolve(env.PRAUTH_FIXTURES_DIR || 'fixtures'),
     loadSample: bool('PRAUTH_LOAD_SAMPLE', true),
+    serveVerifiedOnly: bool('SERVE_VERIFIED_ONLY', false),
     logLevel,
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,
@@ -111,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
     pasAutoDecide,
     subscriptionHeartbeatCheckSeconds: int('SUBSCRIPTION_HEARTBEAT_CHECK_SECONDS', 5, 1, 3600),
+    tlsCertFile,
+    tlsKeyFile,
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
     formularyPublic: bool('FORMULARY_PUBLIC', true),
   };

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   log.info({ url: service.url, store: service.store.kind, corpusVersion: service.corpus.current.version, startMs: Math.round(ms) }, 'listening');
-  process.stdout.write(`prauth listening on http://${config.host}:${(service.server.address() as { port: number }).port} (${service.store.kind} store, ${service.corpus.current.counts.verified} verified rules)\n`);
+  process.stdout.write(`prauth listening on ${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${(service.server.address() as { port: number }).port} (${service.store.kind} store, ${service.corpus.current.counts.served} program-level rules served, ${service.corpus.current.counts.verified} of them verified)\n`);
 
   let stopping = false;
   const shutdown = (signal: string): void => {

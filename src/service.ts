@@ -1,7 +1,8 @@
 // startService: config -> store -> corpus -> app -> listen. Used by main.ts, the end-to-end tests and the bench.
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
@@ -13,6 +14,9 @@ import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import type { AppDeps } from './http/route.js';
 import { runIngest, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
+import { createAuthThrottle } from './services/auth-throttle.js';
+import { createClientService } from './services/clients.js';
+import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createKeyService } from './services/keys.js';
 import { createPasService, handleAutoDecisions } from './services/pas/pas-service.js';
@@ -74,6 +78,8 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const keys = createKeyService({ store, now, cacheSeconds: config.keyCacheSeconds });
   const usage = createUsageMeter(store);
   const gate = createAccessGate({ limits, usage, now });
+  const clients = createClientService({ store, now, cacheSeconds: config.keyCacheSeconds, servedResourceTypes: servedResourceTypes() });
+  const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ingest = createIngester(store, corpus, now);
   const outbox = createOutbox({ store, now, log });
@@ -83,6 +89,8 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   return {
     ...inputs,
     keys,
+    clients,
+    authThrottle,
     usage,
     gate,
     demo,
@@ -104,11 +112,16 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
   // The port first: a port in use is reported before any data directory is created or corpus loaded. Until the
   // service is ready the server answers 503 with Retry-After.
   let ready: BuiltApp['handler'] | undefined;
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (ready) return ready(req, res);
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
     res.end(JSON.stringify({ error: 'The service is starting; retry in a second', code: 'service_unavailable' }));
-  });
+  };
+  // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
+  // the usual deployment behind a TLS-terminating reverse proxy.
+  const server: Server = config.tlsCertFile && config.tlsKeyFile
+    ? (createTlsServer({ cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile), minVersion: 'TLSv1.2' }, handler) as unknown as Server)
+    : createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUseError(config.port) : err));
@@ -123,7 +136,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       const report = await runIngest({ store, now }, config.fixturesDir);
       log.info({ added: report.added, rejected: report.rejected.length, corpusVersion: report.corpusVersion }, 'loaded the bundled sample corpus');
     }
-    const corpus = await createCorpusHolder(store);
+    const corpus = await createCorpusHolder(store, { verifiedOnly: config.serveVerifiedOnly });
     corpus.startPolling(config.corpusPollSeconds * 1000, (err) => log.warn({ err }, 'corpus refresh failed'));
     const deps = buildServices({
       config,
@@ -141,8 +154,10 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
     ready = app.handler;
     const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
-    if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken);
+    const url = `${config.tlsCertFile ? 'https' : 'http'}://127.0.0.1:${port}`;
+    // Over HTTPS the CLI pins this server's certificate (often self-signed, and not issued for 127.0.0.1).
+    const fingerprint = config.tlsCertFile ? new X509Certificate(readFileSync(config.tlsCertFile)).fingerprint256 : undefined;
+    if (lock && deps.operatorToken) lock.publish(url, deps.operatorToken, fingerprint);
 
     let task: ScheduledTask | undefined;
     if (config.ingestCron && config.ingestSource) {

@@ -1,7 +1,7 @@
 // Builds the bundled SAMPLE corpus in fixtures/ (`npm run build` runs it; or `npx tsx scripts/corpus/build.ts`).
 // The .ndjson files are build output, not committed: the generator is the source.
-// Deterministic: no clock, no unseeded randomness (gaps and variants come from an FNV-1a hash of each key),
-// so every run writes byte-identical files. Every record is checked with validateDocument before writing.
+// Deterministic: no clock, no randomness, no hashed variants (one requirement per program and subject), so every
+// run writes byte-identical files. Every record is checked with validateDocument before writing.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,8 @@ import { PROGRAMS } from '../../src/domain/vocabulary.js';
 import { validateDocument } from '../../src/ingest/validate.js';
 import { codeMappings, drugs, events, jurisdictions, payers, topics } from './reference.js';
 import { payerLevelRules, programLevelRules } from './rules.js';
-import { COMPILED_ON } from './sources.js';
+import { COMPILED_ON, SOURCE_NOTES } from './sources.js';
+import { audit, type AuditLine } from './audit.js';
 
 // The project root: the nearest folder holding package.json (this file runs from scripts/ under tsx and from
 // dist/scripts/ after the build).
@@ -64,8 +65,10 @@ export function coverageStats(rules: readonly CoverageRuleDoc[]) {
   };
 }
 
-function readme(stats: ReturnType<typeof coverageStats>, counts: Record<string, number>, payerRules: number, payerStates: number): string {
+function readme(stats: ReturnType<typeof coverageStats>, counts: Record<string, number>, rules: readonly CoverageRuleDoc[], payerRules: number, payerStates: number, auditLines: readonly AuditLine[]): string {
   const pct = (n: number): string => `${n.toFixed(1)}%`;
+  const byStatus = (st: string): number => rules.filter((r) => r.verification.status === st).length;
+  const programVerified = rules.filter((r) => !r.payer && r.verification.status === 'verified').length;
   return `# Sample corpus (illustrative, not advice)
 
 This directory holds the **sample** corpus that the service loads on first start. It is an
@@ -82,56 +85,95 @@ ${Object.entries(counts).map(([f, n]) => `| ${f} | ${f.replace('.ndjson', '')} |
 Load order is given in \`corpus.json\` (\`files\`). Each line of each \`.ndjson\` file is one canonical document that passes
 \`validateDocument\` (src/ingest/validate.ts).
 
+## Verification status
+
+| Status | Rules | Meaning |
+|---|---|---|
+| \`verified\` | ${byStatus('verified')} (${programVerified} program-level) | Every claim of the rule rests on the cited official source (national Medicare lists: OPD, DMEPOS, RSNAT; Part D protected classes; the Medicare GLP-1 Bridge; WISeR where the MAC publishes the participant). |
+| \`sample\` | ${byStatus('sample')} | Illustrative rules (realistic, generic criteria for the class or category) and federal rules only partly confirmed. The caveat says which. |
+
+The service serves both and reports the status as \`rule_status\`; \`SERVE_VERIFIED_ONLY=true\` serves verified rules only.
+The manifest counts rules per status (\`dataset.rules_by_status\`).
+
+## Rules
+
+- **Program-level rules** for 51 jurisdictions x 7 programs x 40 subjects (20 drug classes, 20 service categories).
+  Coverage is ${pct(stats.pct)} of the ${TOTAL_COMBINATIONS} combinations. The gaps are structural only: dental, long-term care
+  and compounded drugs in Medicare Advantage, most subjects in Traditional Medicare, Part D service categories other
+  than pharmacy and specialty drugs, MCO rules in states without MCOs, and CHIP long-term care, nursing facility and
+  hospice. Per program: ${PROGRAMS.map((p) => `${p} ${pct(stats.perProgram[p])}`).join(', ')}.
+- **One requirement per program and subject.** The generator has no per-state, per-payer, hashed or random variants, so
+  the sample never contradicts itself: CHIP uses the same-state Medicaid requirement; Part D is identical in every
+  state; in a pharmacy carve-out state (CA, MO, NY, OH, TN, WV, WI) the MCO drug rule is the fee-for-service rule; a
+  payer-level rule carries its program rule's requirement. test/unit/corpus-consistency.test.ts checks each over every rule.
+- **Payer-level rules**: ${payerRules} rules carrying \`payer: {id, name}\` in ${payerStates} states, for real Medicaid MCO brands and four
+  national Medicare organizations (Humana, UnitedHealthcare, Aetna Medicare, Wellcare). The names are real; each rule
+  repeats its program requirement with the plan's own submission route and was **not** taken from the payer's policy.
+- **Submission targets** are written for a provider: the member's plan named on the ID card (with examples), the state
+  program or vendor, the DME MAC for the state, and in WISeR states that state's own participant and A/B MAC.
+- **Medicare drug rules** say which benefit usually applies (Part B or Part D), including the transplant
+  immunosuppressant split (Part B after a Medicare-covered transplant, Part B-ID for eligible kidney recipients, Part D
+  otherwise).
+- **Clocks**: CMS-0057-F (7 calendar days / 72 h) applies to items and services only; it excludes drugs. Medicaid
+  covered outpatient drugs: 24 h (SSA 1927(d)(5)); CHIP drugs: the Medicaid clock, assumed; Part D and MA-PD drugs:
+  72 h / 24 h (42 CFR 423.568/423.572); MA Part B drugs: 72 h / 24 h (citation not confirmed, confidence lowered); DMEPOS and
+  OPD: 7 calendar days / 2 business days (48 h); the Medicare GLP-1 Bridge: no published clock (0, with the basis saying so).
+- **Part D protected classes** are \`federalOverride: true\`; PA or step therapy for new starts only (CMS-4180-F),
+  and none for antiretrovirals, which CMS-4180-F leaves out of that allowance.
+- **Medicare GLP-1 weight-loss rules** (Part D, MA-PD, duals) follow the Medicare GLP-1 Bridge: PA through the CMS
+  central processor, 2026-07-01 to 2027-12-31 (\`effective\`).
+
+## Other records
+
 - **Jurisdictions**: all 50 states and DC with the real Medicaid agency and its official home page, the state's program
   names, Medicaid expansion status (non-expansion as of 2025: AL, FL, GA, KS, MS, SC, TN, TX, WI, WY), an FFS-dominant
-  flag (no comprehensive risk-based managed care for most enrollees), the WISeR flag (NJ, OH, OK, TX, AZ, WA),
-  well-known Medicaid MCO brands and carve-outs. No phone or fax numbers are included because none were verified.
-- **Rules**: program-level rules for 51 jurisdictions x 7 programs x 40 subjects (20 drug classes, 20 service
-  categories). Coverage is ${pct(stats.pct)} of the ${TOTAL_COMBINATIONS} combinations; the rest are deliberate gaps
-  (e.g. dental and long-term care in Medicare Advantage, most drug classes in Traditional Medicare, Part D service
-  categories other than pharmacy and specialty drugs, MCO rules in states without MCOs, and scattered state gaps).
-  Per program: ${PROGRAMS.map((p) => `${p} ${pct(stats.perProgram[p])}`).join(', ')}.
-- **Payer-level rules**: ${payerRules} rules carrying \`payer: {id, name}\` in ${payerStates} states, for real Medicaid MCO
-  brands and four national Medicare organizations (Humana, UnitedHealthcare, Aetna Medicare, Wellcare). The names are
-  real; the criteria are generic for the class and were **not** taken from those payers' policies.
+  flag, the WISeR flag (NJ, OH, OK, TX, AZ, WA) with the state's participant, well-known Medicaid MCO brands and
+  carve-outs. No phone or fax numbers are included because none were verified.
 - **Drugs**: real generic/brand pairs per drug class. RxNorm ingredient codes appear only where the curator was certain.
 - **Code mappings**: national, non-overlapping CPT/HCPCS range fallbacks per service category (listed in
-  scripts/corpus/reference.ts) and per-state entries for the DMEPOS Required Prior Authorization List codes.
-- **Events**: federal dates from reference/regulatory-facts.md (CMS-0057-F, CMS-0062-P, WISeR, DMEPOS and OPD list
-  changes, RSNAT) and a per-state CMS-0057-F compliance grid whose status is \`unknown\` (2026 timeframes) or
-  \`not_yet_due\` (2027 APIs): no state compliance facts were verified. Where only an effective date is known,
-  \`issuedAt\` repeats it.
+  scripts/corpus/reference.ts) and per-state entries for the DMEPOS Required Prior Authorization List codes
+  (including the CMS-6097-N additions of 2026-04-13).
+- **Events**: federal dates (CMS-0057-F, CMS-0062-P, CMS-4180-F, WISeR per state, DMEPOS list changes including
+  CMS-6097-N, OPD list changes, RSNAT, the Medicare GLP-1 Bridge start and end) and a per-state CMS-0057-F compliance
+  grid whose status is \`unknown\` (2026 timeframes) or \`not_yet_due\` (2027 APIs): no state compliance facts were
+  verified. Where only an effective date is known, \`issuedAt\` repeats it.
 - **Topics**: nine approved topics and one draft.
+
+## Sources
+
+Every rule's \`source\` is the official document that states its PA fact (for a sample rule: the agency or regulation
+page where it must be confirmed, titled so). Statute and regulation text comes from ecfr.gov, govinfo.gov or ssa.gov,
+never a mirror.
+
+| Fact | Source | Status |
+|---|---|---|
+${SOURCE_NOTES.map((n) => `| ${n.fact} | ${n.url} | ${n.status} |`).join('\n')}
 
 ## How it was built
 
-\`npx tsx scripts/corpus/build.ts\` generates every file deterministically (no clock, no unseeded randomness; gaps
-and variants come from a hash of each key), validates each record and writes the files. Compiled on ${COMPILED_ON}.
-
-Traditional Medicare rules follow the public national lists: the hospital OPD list (42 CFR 419.83), the DMEPOS
-Required Prior Authorization List, the RSNAT model, and WISeR in its six states. Part D protected classes are marked
-\`federalOverride: true\` with PA/step therapy for new starts only. Turnaround times use federal clocks: CMS-0057-F
-(168 h standard / 72 h expedited) for MA, Medicaid and CHIP services; 24 h for Medicaid drug PA (Social Security Act
-1927(d)(5)); Part D coverage determinations (72 h / 24 h); DMEPOS and OPD (7 calendar days / 2 business days,
-recorded as 48 h). The basis is stated in each rule's \`turnaround.basis\`.
-
-State program rules are **illustrative**: realistic, generic criteria and documentation lists for the class or
-category, cited to the state agency's official home page, not to a specific policy document.
+\`npx tsx scripts/corpus/build.ts\` generates every file deterministically (no clock, no randomness, no hashes),
+validates each record and writes the files. Compiled on ${COMPILED_ON}.
 
 ## Confidence levels
 
 \`verification.confidence\` (0..1) says how far a rule can be trusted:
 
-- **0.80-0.95**: follows a confirmed federal fact (OPD list, DMEPOS list, RSNAT, WISeR states, Part D protected
-  classes, CMS-0057-F dates).
-- **0.60-0.70**: derived or partly confirmed (e.g. "no PA in Original Medicare for this category", WISeR service
-  details from secondary sources).
-- **0.50-0.70**: illustrative sample rules (\`method: "illustrative-sample"\`).
-- **0.45 or lower**: relies on a fact recorded from memory and not yet confirmed; the reason is in
+- **0.80-0.95**: verified; follows a confirmed federal fact.
+- **0.60-0.70**: sample; illustrative (\`method: "illustrative-sample"\`) or partly confirmed / derived (e.g. "no PA in
+  Original Medicare for this category").
+- **0.45 or lower**: sample resting on a fact recorded from memory or not confirmed; the reason is in
   \`verification.caveat\`.
 
 No regulation numbers, dates, phone or fax numbers were invented. Every rule has \`source.url\`,
 \`verification.lastVerified\`, a confidence, criteria, a submission target and a turnaround.
+
+## Audit (issue 14)
+
+\`npx tsx scripts/corpus/audit.ts [dir]\` re-measures each finding of the 2026-11-21 audit over a corpus directory:
+
+| Finding | At the audit | This corpus |
+|---|---|---|
+${auditLines.map((l) => `| ${l.finding}${l.note ? ` (${l.note})` : ''} | ${l.issue ?? '-'} | ${l.now} |`).join('\n')}
 `;
 }
 
@@ -166,7 +208,7 @@ function main(): void {
   writeFileSync(join(outDir, 'corpus.json'), JSON.stringify(manifest, null, 2) + '\n');
   const stats = coverageStats(rules);
   const payerStates = new Set(payerRules.map((r) => r.jurisdiction)).size;
-  writeFileSync(join(outDir, 'README.md'), readme(stats, counts, payerRules.length, payerStates));
+  writeFileSync(join(outDir, 'README.md'), readme(stats, counts, rules, payerRules.length, payerStates, audit(outDir)));
 
   if (!process.argv.includes('--quiet')) console.log(JSON.stringify({ counts, programRules: programRules.length, payerRules: payerRules.length, payerStates, coverage: stats }, null, 2));
 }

@@ -85,7 +85,7 @@ export const NATIONAL_PAYERS: readonly PayerSeed[] = [
   { id: 'wellcare', name: 'Wellcare', kind: 'part_d_sponsor', programs: ['part_d', 'medicare_advantage'], jurisdictions: [...NATIONAL_PAYER_STATES], url: 'https://www.wellcare.com' },
 ];
 
-/** The subjects payer-level rules are written for (each payer drops a few, deterministically). */
+/** The subjects payer-level rules are written for (every payer gets each one its program administers). */
 export const PAYER_DRUGS: readonly DrugClass[] = [
   'glp1_weight_loss', 'hepatitis_c', 'adhd_stimulants', 'specialty_biologics', 'mental_health_antipsychotics',
   'opioid_treatment', 'diabetes_non_insulin', 'brand_name_no_generic', 'oncology_oral', 'rare_disease_orphan',

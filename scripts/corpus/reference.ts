@@ -5,7 +5,7 @@ import type {
 import type { DrugClass, Program, ServiceCategory } from '../../src/domain/vocabulary.js';
 import { MCO_PAYERS, NATIONAL_PAYERS } from './payers.js';
 import { BUILTIN_RANGES } from '../../src/services/resolve-code.js';
-import { DMEPOS_LIST } from './rules.js';
+import { DMEPOS_LIST, WISER_ROUTES } from './rules.js';
 import { COMPILED_ON, SRC } from './sources.js';
 import { STATES, WISER_STATES, ffsDominant } from './states.js';
 
@@ -15,8 +15,9 @@ const APPEAL_NOTES = 'Medicaid managed care: appeal to the MCO first (42 CFR 438
 export function jurisdictions(): JurisdictionDoc[] {
   return STATES.map((f) => {
     const wiser = WISER_STATES.includes(f.code);
+    const route = WISER_ROUTES[f.code];
     const sources = [{ title: `${f.agency}: official website`, url: f.url }];
-    if (wiser) sources.push({ title: SRC.wiser.title, url: SRC.wiser.url });
+    if (wiser && route) sources.push({ title: route.source.title, url: route.source.url });
     sources.push({ title: SRC.cmsPaInitiatives.title, url: SRC.cmsPaInitiatives.url });
     const doc: JurisdictionDoc = {
       resourceType: 'Jurisdiction',
@@ -30,14 +31,15 @@ export function jurisdictions(): JurisdictionDoc[] {
       carveOuts: f.carveOuts,
       contacts: [
         { role: 'provider_services', name: `${f.agency}: provider information`, url: f.url },
-        ...(wiser ? [{ role: 'pa_submission', name: 'WISeR model (Original Medicare): participant or MAC', url: SRC.wiser.url }] : []),
+        ...(wiser && route ? [{ role: 'pa_submission', name: `WISeR model (Original Medicare): ${route.participant} (participant) or ${route.mac}`, url: route.source.url }] : []),
       ],
       sources,
       appealNotes: APPEAL_NOTES,
       verification: {
-        status: 'verified',
+        // A state fact recorded from memory makes the record a sample until it is confirmed.
+        status: f.caveat && /from memory|not confirmed/i.test(f.caveat) ? 'sample' : 'verified',
         lastVerified: COMPILED_ON,
-        confidence: f.caveat ? 0.7 : 0.85,
+        confidence: f.caveat ? (/from memory|not confirmed/i.test(f.caveat) ? 0.45 : 0.7) : 0.85,
         by: 'sample-curation',
         method: 'public-agency-facts',
         caveat: f.caveat
@@ -63,7 +65,7 @@ export function payers(): PayerDoc[] {
       contacts: [],
       ...(p.url ? { url: p.url } : {}),
       verification: {
-        status: 'verified',
+        status: p.caveat ? 'sample' : 'verified',
         lastVerified: COMPILED_ON,
         confidence: p.caveat ? 0.6 : 0.75,
         by: 'sample-curation',
@@ -214,15 +216,23 @@ export function events(): RegulatoryEventDoc[] {
   add({ jurisdiction: 'US', eventKind: 'compliance_date', title: 'CMS-0057-F: Prior Authorization, Provider Access and Payer-to-Payer APIs, and PA data in the Patient Access API', issuedAt: '2024-01-17', effectiveAt: '2027-01-01', mmcComplianceAt: '2027-01-01', commentDeadline: null, paRelevant: true, sourceUrl: SRC.cms0057Faq.url, ruleId: 'CMS-0057-F', topics: ['cms-0057-f'], programs: mdc, confidence: 0.9 });
   add({ jurisdiction: 'US', eventKind: 'enforcement_discretion', title: 'CMS enforcement discretion: HIPAA X12 278 not enforced when the FHIR Prior Authorization API is used', issuedAt: '2024-02-28', effectiveAt: '2024-02-28', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: null, ruleId: 'CMS-0057-F', topics: ['cms-0057-f'], programs: mdc, confidence: 0.8 });
   add({ jurisdiction: 'US', eventKind: 'proposed_rule', title: 'CMS-0062-P 2026 CMS Interoperability Standards and Prior Authorization for Drugs: proposed rule published (FR doc 2026-07205)', issuedAt: '2026-04-14', effectiveAt: '2027-10-01', mmcComplianceAt: null, commentDeadline: '2026-06-15', paRelevant: true, sourceUrl: SRC.fr202607205, ruleId: 'CMS-0062-P', topics: ['cms-0062-p'], programs: [...mdc, 'part_d'], confidence: 0.85 });
-  add({ jurisdiction: 'US', eventKind: 'model_announcement', title: 'WISeR (Wasteful and Inappropriate Service Reduction) model announced for Original Medicare in six states', issuedAt: '2025-06-27', effectiveAt: '2026-01-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.wiser.url, topics: ['wiser-model'], programs: ['medicare_traditional'], confidence: 0.9 });
+  add({ jurisdiction: 'US', eventKind: 'model_announcement', title: 'WISeR (Wasteful and Inappropriate Service Reduction) model announced for Original Medicare in six states', issuedAt: '2025-06-27', effectiveAt: '2026-01-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.wiserCms.url, topics: ['wiser-model'], programs: ['medicare_traditional'], confidence: 0.9 });
   for (const st of WISER_STATES) {
     const name = STATES.find((f) => f.code === st)!.name;
-    add({ jurisdiction: st, eventKind: 'model_start', title: `WISeR model begins in ${name} (Original Medicare prior authorization through a model participant or the MAC)`, issuedAt: '2025-06-27', effectiveAt: '2026-01-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.wiser.url, topics: ['wiser-model'], programs: ['medicare_traditional'], subjects: [{ kind: 'service', code: 'outpatient_surgery' }], confidence: 0.9 });
+    const route = WISER_ROUTES[st]!;
+    add({ jurisdiction: st, eventKind: 'model_start', title: `WISeR model begins in ${name}: Original Medicare prior authorization through ${route.participant} (the state's participant) or ${route.mac}`, issuedAt: '2025-06-27', effectiveAt: '2026-01-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: route.source.url, topics: ['wiser-model'], programs: ['medicare_traditional'], subjects: [{ kind: 'service', code: 'outpatient_surgery' }], confidence: route.confirmed ? 0.9 : 0.6 });
   }
+  // Part D protected classes (CMS-4180-F): PA/ST for new starts in five classes, antiretrovirals excluded.
+  add({ jurisdiction: 'US', eventKind: 'final_rule', title: 'CMS-4180-F Modernizing Part D and Medicare Advantage: Part D plans may use PA and step therapy for new starts in five protected classes (not antiretrovirals)', issuedAt: '2019-05-23', effectiveAt: '2020-01-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.cms4180F.url, ruleId: 'CMS-4180-F', topics: ['part-d-protected-classes'], programs: ['part_d', 'medicare_advantage', 'dual_eligible'], confidence: 0.9 });
+  // Medicare GLP-1 Bridge: a CMS demonstration outside the Part D benefit (the announcement date is not recorded, so issuedAt repeats the start).
+  const glp1 = [{ kind: 'drug' as const, code: 'glp1_weight_loss' }];
+  add({ jurisdiction: 'US', eventKind: 'model_start', title: 'Medicare GLP-1 Bridge begins: eligible Part D beneficiaries get certain GLP-1 drugs for weight management outside the Part D benefit, with PA through a CMS central processor', issuedAt: '2026-07-01', effectiveAt: '2026-07-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.glp1Bridge.url, topics: ['glp1-weight-loss'], programs: ['part_d', 'medicare_advantage', 'dual_eligible'], subjects: glp1, confidence: 0.9 });
+  add({ jurisdiction: 'US', eventKind: 'model_end', title: 'Medicare GLP-1 Bridge scheduled to end', issuedAt: '2026-07-01', effectiveAt: '2027-12-31', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.glp1Bridge.url, topics: ['glp1-weight-loss'], programs: ['part_d', 'medicare_advantage', 'dual_eligible'], subjects: glp1, confidence: 0.85 });
   // Dates below are effective dates from regulatory-facts.md; the issue date was not recorded, so issuedAt repeats it.
   const dmeposSubj = [{ kind: 'service' as const, code: 'durable_medical_equipment' }];
   add({ jurisdiction: 'US', eventKind: 'list_update', title: 'DMEPOS Required Prior Authorization List: orthoses L0631, L0637, L0639, L1843, L1845, L1951 added; L1833 removed', issuedAt: '2024-08-12', effectiveAt: '2024-08-12', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.cmsPaInitiatives.url, topics: ['dmepos-required-pa'], programs: ['medicare_traditional'], subjects: dmeposSubj, confidence: 0.8 });
   add({ jurisdiction: 'US', eventKind: 'list_update', title: 'DMEPOS prior authorization for osteogenesis stimulators (E0747, E0748, E0760) suspended', issuedAt: '2024-08-28', effectiveAt: '2024-08-28', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.cmsPaInitiatives.url, topics: ['dmepos-required-pa'], programs: ['medicare_traditional'], subjects: dmeposSubj, confidence: 0.8 });
+  add({ jurisdiction: 'US', eventKind: 'list_update', title: `CMS-6097-N: DMEPOS Required Prior Authorization List adds pneumatic compression devices E0651, E0652 and orthoses L0651, L1844, L1846, L1852, L1932 nationwide (requests accepted from 2026-03-30)`, issuedAt: '2026-01-13', effectiveAt: '2026-04-13', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.dmeOrthosesNoridian.url, ruleId: 'CMS-6097-N', topics: ['dmepos-required-pa'], programs: ['medicare_traditional'], subjects: dmeposSubj, confidence: 0.9 });
   add({ jurisdiction: 'US', eventKind: 'timeframe_change', title: 'DMEPOS prior authorization: standard review within 7 calendar days', issuedAt: '2025-01-01', effectiveAt: '2025-01-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.cmsPaInitiatives.url, topics: ['dmepos-required-pa'], programs: ['medicare_traditional'], subjects: dmeposSubj, confidence: 0.8 });
   const opdSubj = [{ kind: 'service' as const, code: 'outpatient_surgery' }];
   add({ jurisdiction: 'US', eventKind: 'list_update', title: 'Hospital OPD prior authorization begins: blepharoplasty, botulinum toxin injections, panniculectomy, rhinoplasty, vein ablation (42 CFR 419.83)', issuedAt: '2020-07-01', effectiveAt: '2020-07-01', mmcComplianceAt: null, commentDeadline: null, paRelevant: true, sourceUrl: SRC.ecfr41983.url, topics: ['opd-prior-authorization'], programs: ['medicare_traditional'], subjects: [...opdSubj, { kind: 'drug', code: 'specialty_biologics' }], confidence: 0.85 });
@@ -249,13 +259,13 @@ export function topics(): TopicDoc[] {
   const t = (id: string, displayName: string, kind: string, description: string, match: TopicDoc['match'], taxonomyLink: string | null = null, status: TopicDoc['status'] = 'approved'): TopicDoc =>
     ({ resourceType: 'Topic', id, displayName, kind, description, taxonomyLink, status, match });
   return [
-    t('glp1-weight-loss', 'GLP-1 agonists for weight loss', 'drug_class', 'Coverage and PA criteria for GLP-1 and dual GIP/GLP-1 agents used for chronic weight management (semaglutide, tirzepatide, liraglutide). Medicaid coverage is optional by state; Part D excludes weight-loss use.', { drugClasses: ['glp1_weight_loss'], keywords: ['Wegovy', 'Zepbound', 'Saxenda', 'anti-obesity'] }, 'https://www.whocc.no/atc_ddd_index/?code=A10BJ'),
+    t('glp1-weight-loss', 'GLP-1 agonists for weight loss', 'drug_class', 'Coverage and PA criteria for GLP-1 and dual GIP/GLP-1 agents used for chronic weight management (semaglutide, tirzepatide, liraglutide). Medicaid coverage is optional by state; Part D excludes weight-loss use; the Medicare GLP-1 Bridge (2026-07-01 to 2027-12-31) covers eligible weight-management use outside Part D, with PA through a CMS central processor.', { drugClasses: ['glp1_weight_loss'], keywords: ['Wegovy', 'Zepbound', 'Saxenda', 'anti-obesity'] }, 'https://www.whocc.no/atc_ddd_index/?code=A10BJ'),
     t('hepatitis-c', 'Hepatitis C direct-acting antivirals', 'drug_class', 'PA criteria for hepatitis C direct-acting antivirals (HCV RNA, genotype, fibrosis, prescriber) across state programs and plans.', { drugClasses: ['hepatitis_c'], keywords: ['Epclusa', 'Mavyret', 'HCV'] }, 'https://www.whocc.no/atc_ddd_index/?code=J05AP'),
-    t('part-d-protected-classes', 'Part D protected classes', 'regulation', 'The six Part D protected classes (antidepressants, antipsychotics, anticonvulsants, immunosuppressants, antiretrovirals, antineoplastics): plans cover all or substantially all drugs and may apply PA/step therapy only to new starts.', { drugClasses: ['mental_health_antidepressants', 'mental_health_antipsychotics', 'immunosuppressants', 'hiv_antiretrovirals', 'oncology_oral'], keywords: ['protected class', 'new starts'] }),
+    t('part-d-protected-classes', 'Part D protected classes', 'regulation', 'The six Part D protected classes (antidepressants, antipsychotics, anticonvulsants, immunosuppressants, antiretrovirals, antineoplastics): plans cover all or substantially all drugs; CMS-4180-F allows PA/step therapy only for new starts, and not for antiretrovirals.', { drugClasses: ['mental_health_antidepressants', 'mental_health_antipsychotics', 'immunosuppressants', 'hiv_antiretrovirals', 'oncology_oral'], keywords: ['protected class', 'new starts'] }),
     t('cms-0057-f', 'CMS-0057-F Interoperability and Prior Authorization final rule', 'regulation', 'Decision timeframes (72 hours expedited, 7 calendar days standard) and denial reasons from 2026, public PA metrics from 2026, and FHIR APIs from 2027 for MA, Medicaid and CHIP. Drugs are excluded.', { ruleIds: ['CMS-0057-F'], keywords: ['interoperability', 'prior authorization API'] }),
     t('cms-0062-p', 'CMS-0062-P Prior Authorization for Drugs proposed rule', 'regulation', 'Proposed extension of the PA API and decision clocks (24 hours urgent / 72 hours standard) to drugs; comments closed 2026-06-15; most provisions proposed to apply from 2027-10-01.', { ruleIds: ['CMS-0062-P'], keywords: ['drug prior authorization', 'NCPDP SCRIPT ePA'] }),
     t('wiser-model', 'WISeR model (Original Medicare)', 'regulation', 'CMMI Wasteful and Inappropriate Service Reduction model: prior authorization for selected services in Original Medicare in NJ, OH, OK, TX, AZ and WA from 2026-01-01 to 2031-12-31.', { serviceCategories: ['outpatient_surgery', 'durable_medical_equipment'], keywords: ['WISeR', 'skin substitutes', 'knee arthroscopy', 'nerve stimulator'] }),
-    t('dmepos-required-pa', 'DMEPOS Required Prior Authorization List', 'regulation', 'Traditional Medicare DMEPOS items that need PA from the DME MAC: power mobility devices, pressure reducing support surfaces, lower limb prostheses and orthoses.', { serviceCategories: ['durable_medical_equipment'], keywords: ['power mobility', 'orthoses', 'DME MAC'] }),
+    t('dmepos-required-pa', 'DMEPOS Required Prior Authorization List', 'regulation', 'Traditional Medicare DMEPOS items that need PA from the DME MAC: power mobility devices, pressure reducing support surfaces, lower limb prostheses, orthoses and (from 2026-04-13) pneumatic compression devices.', { serviceCategories: ['durable_medical_equipment'], keywords: ['power mobility', 'orthoses', 'DME MAC'] }),
     t('opd-prior-authorization', 'Hospital outpatient department PA list', 'regulation', 'Traditional Medicare PA for hospital OPD services under 42 CFR 419.83: blepharoplasty, botulinum toxin injections, panniculectomy, rhinoplasty, vein ablation, cervical fusion with disc removal, implanted spinal neurostimulators and facet joint interventions.', { serviceCategories: ['outpatient_surgery'], keywords: ['OPD', 'blepharoplasty', 'facet joint'] }),
     t('rsnat-ambulance', 'Repetitive scheduled non-emergent ambulance (RSNAT)', 'regulation', 'Nationwide Traditional Medicare PA model for repetitive, scheduled non-emergent ambulance transport; the first three round trips are exempt.', { serviceCategories: ['ambulance_transport'], keywords: ['RSNAT', 'non-emergent ambulance'] }),
     t('biosimilar-substitution', 'Biosimilar substitution and preferred products', 'drug_class', 'Draft topic: how programs prefer biosimilars or reference biologics. Not yet reviewed.', { drugClasses: ['biosimilars', 'specialty_biologics'], keywords: ['biosimilar', 'interchangeable'] }, null, 'draft'),

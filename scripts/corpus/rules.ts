@@ -1,13 +1,21 @@
-// CoverageRule generation: program-level rules for 51 jurisdictions x 7 programs x 40 subjects (with deliberate
-// gaps), national Traditional Medicare lists, Part D protected classes, and payer-level rules.
+// CoverageRule generation: program-level rules for 51 jurisdictions x 7 programs x 40 subjects (with structural
+// gaps only), national Traditional Medicare lists, Part D protected classes, the Medicare GLP-1 Bridge, and
+// payer-level rules.
+//
+// Consistency is by construction and checked by test/unit/corpus-consistency.test.ts:
+//  - one requirement per (program family, subject): no per-state or per-payer variants, no hashes, no randomness;
+//  - CHIP uses the same-state Medicaid requirement; Part D is the same in every state; an MCO drug rule in a
+//    pharmacy carve-out state is the FFS rule; a payer-level rule carries its program rule's requirement.
+// Status: `verified` only where every claim rests on a cited official source (national Medicare lists, Part D
+// protected classes, the GLP-1 Bridge); everything illustrative or partly confirmed is `sample`.
 import type { CodeRef, CoverageRuleDoc, SourceCitation, Verification } from '../../src/domain/documents.js';
 import {
   DRUG_CLASSES, DRUG_CLASS_LABELS, PART_D_PROTECTED_DRUG_CLASSES, SERVICE_CATEGORIES, SERVICE_CATEGORY_LABELS,
-  type DrugClass, type PaType, type Program, type ServiceCategory, type SubjectKind,
+  type DrugClass, type Jurisdiction, type PaType, type Program, type ServiceCategory, type SubjectKind,
 } from '../../src/domain/vocabulary.js';
 import { DRUG_TEMPLATES, EXAMPLE_SERVICE_CODES, SERVICE_TEMPLATES, type Template } from './content.js';
-import { MCO_PAYERS, NATIONAL_PAYERS, PAYER_DRUGS, PAYER_SERVICES, type PayerSeed } from './payers.js';
-import { SRC, federalFact, fnv, illustrative, pick } from './sources.js';
+import { MCO_PAYERS, NATIONAL_PAYERS, PAYER_DRUGS, PAYER_SERVICES } from './payers.js';
+import { SRC, federalFact, illustrative, partlyConfirmed, type Source } from './sources.js';
 import { STATES, WISER_STATES, type StateFacts } from './states.js';
 
 type Subject = { kind: SubjectKind; code: DrugClass | ServiceCategory };
@@ -15,38 +23,36 @@ type Turnaround = CoverageRuleDoc['turnaround'];
 type Submission = CoverageRuleDoc['submission'];
 
 const slug = (s: string): string => s.replace(/_/g, '-');
-const ruleId = (state: string, program: Program, subj: Subject): string =>
+export const ruleId = (state: string, program: Program, subj: Subject): string =>
   `${state.toLowerCase()}.${slug(program)}.${subj.kind === 'drug' ? 'd' : 's'}.${slug(subj.code)}`;
 
 // ---- turnaround bases (federal facts) ---------------------------------------------------------------------
-const TA = {
-  cms0057: { standardHours: 168, expeditedHours: 72, basis: 'CMS-0057-F (from 2026-01-01): 7 calendar days / 72 h' },
-  medicaidDrug: { standardHours: 24, expeditedHours: 24, basis: 'SSA 1927(d)(5): drug PA answered within 24 h' },
-  chipDrug: { standardHours: 24, expeditedHours: 24, basis: 'Assumed as Medicaid drug PA, 24 h (SSA 1927(d)(5)); confirm' },
-  partD: { standardHours: 72, expeditedHours: 24, basis: '42 CFR 423.568/423.572: 72 h / 24 h' },
-  maDrug: { standardHours: 72, expeditedHours: 24, basis: 'Part D drugs: 42 CFR 423.568/423.572, 72 h / 24 h; Part B: confirm' },
-  dmepos: { standardHours: 168, expeditedHours: 48, basis: 'DMEPOS prior authorization: decision within 7 calendar days standard (from 2025-01-01); expedited 2 business days, recorded as 48 hours.' },
+// CMS-0057-F excludes drugs: drug and pharmacy rules never use its clock.
+export const TA = {
+  cms0057: { standardHours: 168, expeditedHours: 72, basis: 'CMS-0057-F (from 2026-01-01, items and services other than drugs): 7 calendar days / 72 h' },
+  medicaidDrug: { standardHours: 24, expeditedHours: 24, basis: 'SSA 1927(d)(5): Medicaid covered outpatient drug PA answered within 24 h (CMS-0057-F excludes drugs)' },
+  medicaidPhysicianDrug: { standardHours: 24, expeditedHours: 24, basis: 'SSA 1927(d)(5) 24 h, where the physician-administered drug is paid as a covered outpatient drug (CMS-0057-F excludes drugs); confirm with the state' },
+  chipDrug: { standardHours: 24, expeditedHours: 24, basis: 'Same-state Medicaid drug clock applied to CHIP (SSA 1927(d)(5), 24 h); CHIP drug timeframes are state-specific, confirm' },
+  partD: { standardHours: 72, expeditedHours: 24, basis: '42 CFR 423.568/423.572: Part D coverage determination 72 h standard / 24 h expedited (CMS-0057-F excludes drugs)' },
+  maPartBDrug: { standardHours: 72, expeditedHours: 24, basis: 'MA Part B drug requests: 72 h standard / 24 h expedited (CMS-0057-F excludes drugs); the 42 CFR 422.568/422.572 paragraph is not confirmed here' },
+  glp1Bridge: { standardHours: 0, expeditedHours: 0, basis: 'No decision timeframe for Medicare GLP-1 Bridge prior authorization is published on the CMS page cited; ask the CMS central processor' },
+  dmepos: { standardHours: 168, expeditedHours: 48, basis: 'DMEPOS prior authorization: decision within 5 business days, not over 7 calendar days (recorded as 168 h); expedited 2 business days (recorded as 48 h); an affirmation is valid 60 days.' },
   opd: { standardHours: 168, expeditedHours: 48, basis: `Hospital OPD prior authorization: MAC review within 7 calendar days standard (changed from 10 business days effective 2025-01-01 per CGS notice ${SRC.cgsTimeframes2025}); expedited 2 business days, recorded as 48 hours.` },
   rsnat: { standardHours: 168, expeditedHours: 168, basis: `RSNAT prior authorization: MAC review within 7 calendar days; the expedited review option was removed in January 2025 per CGS notice ${SRC.cgsTimeframes2025}, so the expedited value repeats the standard one.` },
   none: { standardHours: 0, expeditedHours: 0, basis: 'No PA; not applicable' },
 } satisfies Record<string, Turnaround>;
 
-// ---- helpers ---------------------------------------------------------------------------------------------------
-function stateSource(f: StateFacts): SourceCitation {
-  return { url: f.url, title: 'Official website', publisher: f.agency };
-}
+const NO_PA: Submission = { channel: 'none', target: 'No PA request needed' };
+const cite = (s: Source): SourceCitation => ({ url: s.url, title: s.title, publisher: s.publisher });
 
-function label(subj: Subject): string {
-  return subj.kind === 'drug' ? DRUG_CLASS_LABELS[subj.code as DrugClass] : SERVICE_CATEGORY_LABELS[subj.code as ServiceCategory];
+// ---- helpers ---------------------------------------------------------------------------------------------------
+/** A state agency home page: where to confirm a sample rule; it is not the source of the sample criteria. */
+function stateSource(f: StateFacts): SourceCitation {
+  return { url: f.url, title: 'Official website: where to confirm (the sample criteria are not taken from this page)', publisher: f.agency };
 }
 
 function template(subj: Subject): Template {
   return subj.kind === 'drug' ? DRUG_TEMPLATES[subj.code as DrugClass] : SERVICE_TEMPLATES[subj.code as ServiceCategory];
-}
-
-/** The template's usual PA type, or its alternative for ~25% of (key) combinations: gives compare something to show. */
-function variantPaType(t: Template, key: string): PaType {
-  return t.alt && pick(`alt:${key}`, 25) ? t.alt : t.paType;
 }
 
 interface RuleParts {
@@ -62,12 +68,12 @@ interface RuleParts {
   newStartsOnly?: boolean;
   quantityLimit?: string;
   stepTherapy?: string;
-  exclusion?: { reason: string; citation: string };
   submission: Submission;
   turnaround: Turnaround;
   federalOverride?: boolean;
   source: SourceCitation;
   verification: Verification;
+  effective?: CoverageRuleDoc['effective'];
 }
 
 function rule(p: RuleParts): CoverageRuleDoc {
@@ -82,8 +88,7 @@ function rule(p: RuleParts): CoverageRuleDoc {
   if (p.paType !== 'none' && p.stepTherapy && (p.paType === 'step_therapy' || p.paType === 'conditional' || p.paType === 'full')) {
     requirement.stepTherapy = p.stepTherapy;
   }
-  if (p.exclusion) requirement.exclusion = p.exclusion;
-  const doc: CoverageRuleDoc = {
+  return {
     resourceType: 'CoverageRule',
     id: p.id,
     jurisdiction: p.state,
@@ -92,192 +97,246 @@ function rule(p: RuleParts): CoverageRuleDoc {
     ...(p.payer ? { payer: p.payer } : {}),
     ...(p.codes?.length ? { codes: p.codes } : {}),
     requirement,
-    submission: p.submission,
-    turnaround: p.turnaround,
+    submission: p.paType === 'none' ? NO_PA : p.submission,
+    turnaround: p.paType === 'none' ? TA.none : p.turnaround,
     federalOverride: p.federalOverride ?? false,
     source: p.source,
     verification: p.verification,
+    ...(p.effective ? { effective: p.effective } : {}),
   };
-  return doc;
 }
 
-const noneTurnaround = (paType: PaType, t: Turnaround): Turnaround => (paType === 'none' ? TA.none : t);
+// ---- Medicaid (MCO / FFS) and CHIP: one requirement per subject -------------------------------------------------
+type MedicaidProgram = 'medicaid_mco' | 'medicaid_ffs' | 'chip';
 
-// ---- Medicaid (MCO / FFS) and CHIP ------------------------------------------------------------------------------
-const PROGRAM_PREFIX: Partial<Record<Program, string>> = {
-  medicaid_mco: 'Medicaid MCO: plan PA lists, no stricter than FFS (42 CFR 438.210).',
-  medicaid_ffs: 'Medicaid FFS: PA by the state or its PA vendor.',
-  chip: 'CHIP: usually mirrors the state Medicaid rules.',
+const PROGRAM_PREFIX: Record<MedicaidProgram, string> = {
+  medicaid_mco: "Medicaid managed care: the member's plan (MCO) administers PA for the benefits it covers, under its own utilization management (MCOs may use PA; services must be no less in amount, duration and scope than fee-for-service, 42 CFR 438.210).",
+  medicaid_ffs: 'Medicaid fee-for-service: PA by the state or its PA vendor.',
+  chip: 'CHIP: this sample applies the same-state Medicaid rule (no CHIP-specific source was checked).',
 };
 
-function ffsTarget(f: StateFacts, kind: SubjectKind): Submission {
-  if (f.code === 'TX' && kind === 'service') return { channel: 'portal', target: 'Texas Medicaid & Healthcare Partnership (TMHP), the Texas Medicaid fee-for-service claims and PA administrator', url: 'https://www.tmhp.com' };
-  if (f.code === 'CA' && kind === 'service') return { channel: 'portal', target: 'Medi-Cal fee-for-service Treatment Authorization Request (TAR)', url: f.url };
-  if (f.code === 'CA' && kind === 'drug') return { channel: 'portal', target: 'Medi-Cal Rx pharmacy prior authorization', url: 'https://medi-calrx.dhcs.ca.gov' };
-  if (kind === 'drug') return { channel: 'epa', target: `${f.agency}: FFS pharmacy PA (ePA or PA form)` };
-  return { channel: 'portal', target: `${f.agency}: FFS PA (provider portal or PA vendor)` };
+function medicaidTurnaround(subj: Subject, program: MedicaidProgram): Turnaround {
+  if (subj.kind === 'drug' || subj.code === 'pharmacy_standard') return program === 'chip' ? TA.chipDrug : TA.medicaidDrug;
+  if (subj.code === 'specialty_drugs') return program === 'chip' ? TA.chipDrug : TA.medicaidPhysicianDrug;
+  return TA.cms0057;
 }
 
-function mcoTarget(f: StateFacts, kind: SubjectKind): Submission {
-  if (kind === 'drug' && f.pharmacyCarveOut) {
-    return { channel: 'epa', target: f.pharmacyCarveOut.target, ...(f.pharmacyCarveOut.url ? { url: f.pharmacyCarveOut.url } : {}) };
-  }
-  return { channel: 'portal', target: "Member's Medicaid MCO provider portal (see state_meta.mco_brands)" };
+function isDrugBenefit(subj: Subject): boolean {
+  return subj.kind === 'drug' || subj.code === 'pharmacy_standard';
 }
 
-function medicaidRule(f: StateFacts, program: 'medicaid_mco' | 'medicaid_ffs' | 'chip', subj: Subject): CoverageRuleDoc {
+/** Where a provider sends a Medicaid FFS request, in words a provider understands. */
+function ffsTarget(f: StateFacts, subj: Subject): Submission {
+  if (isDrugBenefit(subj) && f.pharmacyCarveOut && f.code !== 'OH') return carveOutTarget(f);
+  if (f.code === 'TX' && !isDrugBenefit(subj)) return { channel: 'portal', target: 'Texas Medicaid & Healthcare Partnership (TMHP), the Texas Medicaid fee-for-service claims and PA administrator', url: 'https://www.tmhp.com' };
+  if (f.code === 'CA' && !isDrugBenefit(subj)) return { channel: 'portal', target: 'Medi-Cal fee-for-service Treatment Authorization Request (TAR)', url: f.url };
+  if (isDrugBenefit(subj)) return { channel: 'epa', target: `${f.agency}: fee-for-service pharmacy prior authorization (ePA or the state PA form)` };
+  return { channel: 'portal', target: `${f.agency}: fee-for-service prior authorization (the state provider portal or its PA vendor)` };
+}
+
+function carveOutTarget(f: StateFacts): Submission {
+  return { channel: 'epa', target: f.pharmacyCarveOut!.target, ...(f.pharmacyCarveOut!.url ? { url: f.pharmacyCarveOut!.url } : {}) };
+}
+
+/** The member's managed care plan, named the way a provider looks it up (the plan on the member's ID card). */
+function mcoTarget(f: StateFacts, subj: Subject, program: MedicaidProgram | 'dual_eligible'): Submission {
+  if (isDrugBenefit(subj) && f.pharmacyCarveOut) return carveOutTarget(f);
+  const examples = f.mcoBrands.slice(0, 3).join(', ');
+  const plan = program === 'chip' ? `CHIP health plan${f.chipName && f.chipName !== 'CHIP' ? ` (${f.chipName})` : ''}` : 'Medicaid health plan (MCO)';
+  return { channel: 'portal', target: `The member's ${plan} named on the member's ID card${examples ? ` (for example ${examples})` : ''}: use that plan's provider portal`.slice(0, 300) };
+}
+
+function medicaidRule(f: StateFacts, program: MedicaidProgram, subj: Subject): CoverageRuleDoc {
   const id = ruleId(f.code, program, subj);
   const t = template(subj);
-  const paType = variantPaType(t, id);
   const useMco = program === 'medicaid_mco' || (program === 'chip' && f.mco === 'full');
-  let submission = useMco ? mcoTarget(f, subj.kind) : ffsTarget(f, subj.kind);
-  let prefix = PROGRAM_PREFIX[program]!;
+  const submission = useMco ? mcoTarget(f, subj, program) : ffsTarget(f, subj);
+  let prefix = PROGRAM_PREFIX[program];
   const caveats: string[] = [];
-  if (program === 'medicaid_mco' && subj.kind === 'drug' && f.pharmacyCarveOut) {
-    prefix += ' Pharmacy is carved out of managed care here: drug PA goes to the state pharmacy program.';
+  if (program === 'medicaid_mco' && isDrugBenefit(subj) && f.pharmacyCarveOut) {
+    prefix += ' Pharmacy is carved out of managed care here: drug PA follows the fee-for-service rule and goes to the state pharmacy program.';
   }
-  if (program === 'chip' && subj.kind === 'drug') caveats.push('The 24-hour CHIP drug clock is assumed from the Medicaid rule; confidence lowered.');
-  if (f.caveat && (program === 'medicaid_mco' || f.pharmacyCarveOut)) caveats.push(`State note: ${f.caveat}`);
-  if (subj.kind === 'drug' && f.code === 'TX' && program !== 'medicaid_ffs') {
-    prefix += ' MCOs follow the Vendor Drug Program formulary and PDL.';
-  }
-  const turnaround = noneTurnaround(paType, subj.kind === 'drug' ? (program === 'chip' ? TA.chipDrug : TA.medicaidDrug) : TA.cms0057);
-  if (paType === 'none') submission = { channel: 'none', target: 'No PA request needed' };
+  if (subj.kind === 'drug' && f.code === 'TX' && program !== 'medicaid_ffs') prefix += ' MCOs follow the Vendor Drug Program formulary and PDL.';
+  if (program === 'chip' && isDrugBenefit(subj)) caveats.push('The 24-hour CHIP drug clock is assumed from the Medicaid rule (not confirmed for CHIP).');
+  if (subj.kind === 'service' && subj.code === 'specialty_drugs' && program !== 'chip') caveats.push('Whether the 24-hour covered outpatient drug clock applies to a physician-administered drug is not confirmed here.');
+  if (f.caveat && (program === 'medicaid_mco' || (isDrugBenefit(subj) && f.pharmacyCarveOut))) caveats.push(`State note: ${f.caveat}`);
   return rule({
-    id, state: f.code, program, subj, paType,
+    id, state: f.code, program, subj, paType: t.paType,
     criteria: `${prefix} ${t.criteria}`,
     documentation: t.documentation,
     quantityLimit: t.quantityLimit,
     stepTherapy: t.stepTherapy,
     submission,
-    turnaround,
+    turnaround: medicaidTurnaround(subj, program),
     source: stateSource(f),
-    verification: illustrative(id, caveats.length ? caveats.join(' ') : undefined, program === 'chip' && subj.kind === 'drug' ? 0.45 : undefined),
+    verification: illustrative(caveats.length ? caveats.join(' ') : undefined),
   });
 }
 
+// ---- Medicare drug benefit: which part usually pays -------------------------------------------------------------
+/** Which Medicare benefit usually applies to a drug class (every Medicare drug rule states it). */
+export const MEDICARE_BENEFIT: Readonly<Record<DrugClass, string>> = Object.fromEntries(DRUG_CLASSES.map((dc) => [dc,
+  'Usual benefit: Part D (self-administered outpatient drug dispensed by a pharmacy).'])) as Record<DrugClass, string>;
+Object.assign(MEDICARE_BENEFIT, {
+  immunosuppressants: 'Usual benefit: split. Part B pays for transplant immunosuppressants after a Medicare-covered organ transplant (and Part B-ID covers them for eligible kidney recipients after ESRD Medicare ends, CMS); Part D pays otherwise, and a Part D plan may ask whether Part B applies.',
+  specialty_biologics: 'Usual benefit: Part B when a provider infuses or injects the drug in a clinic or hospital outpatient department; Part D when it is self-administered (e.g. adalimumab, etanercept pens).',
+  biosimilars: 'Usual benefit: Part B for provider-administered biosimilars (e.g. infliximab, filgrastim in the clinic); Part D for self-administered ones (e.g. adalimumab biosimilars).',
+  rare_disease_orphan: 'Usual benefit: Part B for provider-administered agents (e.g. intrathecal or infused drugs); Part D for oral and self-administered agents.',
+  oncology_oral: 'Usual benefit: Part D for oral anticancer drugs dispensed by a pharmacy; chemotherapy given in a clinic is Part B.',
+  opioid_treatment: 'Usual benefit: Part D for buprenorphine and naloxone dispensed by a pharmacy; Part B for opioid treatment program services and provider-administered injections.',
+  glp1_weight_loss: 'Usual benefit: none under Part D for weight loss (Part D excludes the uses Medicaid may exclude under SSA 1927(d)(2), which lists agents for weight loss); the Medicare GLP-1 Bridge covers eligible weight-management use outside the Part D benefit.',
+} satisfies Partial<Record<DrugClass, string>>);
+
 // ---- Medicare Advantage / dual eligible / Part D -----------------------------------------------------------------
-const MA_SERVICE: Partial<Record<ServiceCategory, { paType: PaType; alt?: PaType; criteria?: string }>> = {
-  advanced_imaging: { paType: 'full', alt: 'conditional' },
-  ambulance_transport: { paType: 'conditional', alt: 'none' },
-  behavioral_health_inpatient: { paType: 'full', alt: 'notification_only' },
-  behavioral_health_outpatient: { paType: 'none', alt: 'conditional' },
+const MA_SERVICE: Partial<Record<ServiceCategory, { paType: PaType; criteria?: string }>> = {
+  advanced_imaging: { paType: 'full' },
+  ambulance_transport: { paType: 'conditional' },
+  behavioral_health_inpatient: { paType: 'full' },
+  behavioral_health_outpatient: { paType: 'none' },
   diagnostic_imaging: { paType: 'none' },
-  durable_medical_equipment: { paType: 'conditional', alt: 'full' },
-  home_health: { paType: 'full', alt: 'conditional' },
+  durable_medical_equipment: { paType: 'conditional' },
+  home_health: { paType: 'full' },
   hospice: { paType: 'none', criteria: 'Hospice care for Medicare Advantage enrollees is paid by Original Medicare, not by the MA plan; no plan PA applies to the hospice benefit.' },
-  inpatient_hospital: { paType: 'full', alt: 'notification_only' },
-  laboratory: { paType: 'conditional', alt: 'none' },
-  occupational_therapy: { paType: 'conditional', alt: 'full' },
-  outpatient_surgery: { paType: 'conditional', alt: 'full' },
-  pharmacy_standard: { paType: 'conditional', criteria: 'Outpatient drugs are covered under a Part D formulary (MA-PD, PDP or D-SNP); non-formulary drugs and drugs with PA/ST edits need a coverage determination.' },
-  physical_therapy: { paType: 'conditional', alt: 'full' },
+  inpatient_hospital: { paType: 'full' },
+  laboratory: { paType: 'conditional' },
+  occupational_therapy: { paType: 'conditional' },
+  outpatient_surgery: { paType: 'conditional' },
+  pharmacy_standard: { paType: 'conditional', criteria: 'Usual benefit: Part D. Outpatient drugs are covered under the Part D formulary (MA-PD or D-SNP); non-formulary drugs and drugs with PA/ST edits need a coverage determination.' },
+  physical_therapy: { paType: 'conditional' },
   skilled_nursing_facility: { paType: 'full' },
-  specialty_drugs: { paType: 'full', alt: 'step_therapy', criteria: 'Part B physician-administered drugs: plans may apply PA and step therapy (including Part B-to-Part D step edits) for new starts under their utilization-management policy.' },
-  speech_therapy: { paType: 'conditional', alt: 'full' },
-  substance_use_treatment: { paType: 'conditional', alt: 'none' },
+  specialty_drugs: { paType: 'full', criteria: 'Usual benefit: Part B (physician-administered drugs). Plans may apply PA and step therapy (including Part B-to-Part D step edits) for new starts under their utilization-management policy.' },
+  speech_therapy: { paType: 'conditional' },
+  substance_use_treatment: { paType: 'conditional' },
 };
 
-const MA_PREFIX = 'MA: plan PA lists, no stricter than Original Medicare coverage.';
-const DUAL_PREFIX = 'Duals: Medicare pays first; Medicaid covers Medicaid-only benefits.';
+const MA_PREFIX = "Medicare Advantage: the member's plan sets its own PA list; MA plans may use PA only to confirm diagnoses or other medical criteria and medical necessity (42 CFR 422.138).";
+const DUAL_PREFIX = 'Duals: Medicare pays first (through the D-SNP or Medicare plan); Medicaid covers Medicaid-only benefits.';
 const PARTD_PREFIX = 'Part D: formulary PA/ST/QL; a request is a coverage determination.';
 
-const maSubmission: Submission = { channel: 'portal', target: "Member's MA plan provider portal" };
-const partDSubmission: Submission = { channel: 'epa', target: "Member's Part D sponsor (ePA, portal, phone or fax)" };
-const dualSubmission: Submission = { channel: 'portal', target: "Member's D-SNP or Medicare plan; Medicaid-only items to Medicaid" };
+const maSubmission: Submission = { channel: 'portal', target: "The member's Medicare Advantage plan (named on the member's plan ID card): the plan's provider portal" };
+const partDSubmission: Submission = { channel: 'epa', target: "The member's Part D plan (named on the member's plan ID card): ePA, the plan's portal, phone or fax" };
+const dualSubmission: Submission = { channel: 'portal', target: "The member's D-SNP or Medicare plan (named on the plan ID card); Medicaid-only items to the state Medicaid program" };
+const bridgeSubmission: Submission = { channel: 'portal', target: 'CMS Medicare GLP-1 Bridge central processor (not the Part D plan)', url: SRC.glp1Bridge.url };
 
-function partDDrugContent(dc: DrugClass, key: string, prefix: string = PARTD_PREFIX): { paType: PaType; criteria: string; documentation: string[]; newStartsOnly?: boolean; exclusion?: { reason: string; citation: string }; federalOverride: boolean; verification: Verification; source: SourceCitation; stepTherapy?: string; quantityLimit?: string } {
+interface DrugContent {
+  paType: PaType;
+  criteria: string;
+  documentation: string[];
+  newStartsOnly?: boolean;
+  federalOverride: boolean;
+  verification: Verification;
+  source: SourceCitation;
+  stepTherapy?: string;
+  quantityLimit?: string;
+  submission: Submission;
+  turnaround: Turnaround;
+  effective?: CoverageRuleDoc['effective'];
+}
+
+/** The national Part D content for a drug class: identical in every state and for every MA-PD / D-SNP. */
+export function partDDrugContent(dc: DrugClass, prefix: string = PARTD_PREFIX): DrugContent {
   const t = DRUG_TEMPLATES[dc];
+  const benefit = MEDICARE_BENEFIT[dc];
+  if (dc === 'hiv_antiretrovirals') {
+    return {
+      paType: 'none', federalOverride: true,
+      criteria: `${benefit} Antiretrovirals are a Part D protected class: plans must cover all or substantially all drugs in the class, and CMS-4180-F, which lets plans use PA and step therapy for new starts in the other protected classes, excludes antiretrovirals. No PA or step therapy applies.`,
+      documentation: [],
+      verification: federalFact(0.85),
+      source: cite(SRC.cms4180F),
+      submission: NO_PA, turnaround: TA.none,
+    };
+  }
   if (PART_D_PROTECTED_DRUG_CLASSES.includes(dc)) {
-    const hiv = dc === 'hiv_antiretrovirals';
+    const immuno = dc === 'immunosuppressants';
     return {
       paType: 'conditional',
       newStartsOnly: true,
       federalOverride: true,
-      criteria: `${DRUG_CLASS_LABELS[dc]} are a Part D protected class: plans must cover all or substantially all drugs in the class (42 U.S.C. 1395w-104(b)(3)(G)). Under CMS-4180-F plans may apply PA or step therapy only to new starts; enrollees already taking a drug continue without new PA.${hiv ? ' Antiretrovirals: whether PA/ST may be applied even to new starts in this class is not confirmed here (recorded from memory as carved out of the new-start flexibility).' : ''}`,
-      documentation: ['Diagnosis', 'Whether the enrollee is a new start or continuing therapy', 'Formulary alternatives considered (new starts only)'],
-      verification: hiv
-        ? federalFact(0.45, 'Protected-class status is confirmed; the antiretroviral carve-out from PA/ST for new starts is from memory ([M]) and not confirmed against CMS guidance.')
+      criteria: `${benefit} ${DRUG_CLASS_LABELS[dc]} are a Part D protected class: plans must cover all or substantially all drugs in the class. Under CMS-4180-F (effective 2020-01-01) plans may apply PA or step therapy only to new starts; enrollees already taking a drug continue without new PA.`,
+      documentation: ['Diagnosis', 'Whether the enrollee is a new start or continuing therapy', immuno ? 'Transplant date and whether Medicare paid for it (Part B or Part D)' : 'Formulary alternatives considered (new starts only)'],
+      verification: immuno
+        ? partlyConfirmed(0.7, 'Protected-class facts are confirmed (CMS-4180-F); the Part B / Part D split for transplant immunosuppressants is partly confirmed (CMS Part B-ID page and secondary summaries).')
         : federalFact(0.85),
-      source: SRC.usc1395w104,
+      source: cite(SRC.cms4180F),
+      submission: partDSubmission, turnaround: TA.partD,
     };
   }
   if (dc === 'glp1_weight_loss') {
     return {
       paType: 'full', federalOverride: false,
-      criteria: 'Drugs used for weight loss are excluded from Part D. A GLP-1 agent with another medically accepted, FDA-approved indication (e.g. type 2 diabetes or cardiovascular risk reduction) may be covered with PA confirming that indication; weight-loss use is not covered.',
-      documentation: ['Indication other than weight loss', 'Supporting diagnosis (e.g. established cardiovascular disease or type 2 diabetes)', 'Prescriber attestation'],
-      // The class is the weight-loss use: a Part D request for it is not a covered benefit (PAS answers A3).
-      exclusion: {
-        reason: 'Drugs used for weight loss are excluded from Part D coverage by statute. A GLP-1 for another medically accepted indication is a different request; the Medicare GLP-1 Bridge demonstration (2026-07-01 to 2027-12-31) runs outside the Part D benefit through a CMS-contracted processor.',
-        citation: 'Social Security Act sections 1860D-2(e)(2)(A) and 1927(d)(2)(A) (ssa.gov)',
-      },
-      verification: illustrative(key, 'Weight-loss exclusion is a statutory Part D rule; per-indication coverage varies by plan.'),
-      source: SRC.ecfr423568,
+      criteria: `${benefit} Medicare GLP-1 Bridge (CMS demonstration, 2026-07-01 to 2027-12-31): eligible Medicare Part D beneficiaries can get certain GLP-1 drugs for weight management outside the Part D benefit's coverage and payment flow; a prior authorization request goes to the single CMS central processor, not to the Part D plan. A GLP-1 prescribed for a use Part D covers (for example type 2 diabetes) stays with the Part D plan (see diabetes_non_insulin).`,
+      documentation: ['Prescription for an eligible GLP-1 drug for weight management', 'Diagnosis, BMI and weight-related comorbidities', 'Confirmation the drug is not prescribed for a use Part D covers'],
+      verification: federalFact(0.8, 'Drug list, BMI tiers and the $50 copay are described in CMS guidance summarized by the AMA; they are not restated here.'),
+      source: cite(SRC.glp1Bridge),
+      submission: bridgeSubmission, turnaround: TA.glp1Bridge,
+      effective: { start: '2026-07-01', end: '2027-12-31' },
     };
   }
   return {
-    paType: variantPaType(t, key), federalOverride: false,
-    criteria: `${prefix} ${t.criteria}`,
+    paType: t.paType, federalOverride: false,
+    criteria: `${benefit} ${prefix} ${t.criteria}`,
     documentation: t.documentation, stepTherapy: t.stepTherapy, quantityLimit: t.quantityLimit,
-    verification: illustrative(key), source: SRC.ecfr423568,
+    verification: illustrative(), source: cite(SRC.ecfr423120),
+    submission: partDSubmission, turnaround: TA.partD,
   };
 }
 
 function partDRule(f: StateFacts, subj: Subject): CoverageRuleDoc {
   const id = ruleId(f.code, 'part_d', subj);
   if (subj.kind === 'drug') {
-    const c = partDDrugContent(subj.code as DrugClass, id);
-    return rule({ id, state: f.code, program: 'part_d', subj, ...c, submission: c.paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : partDSubmission, turnaround: noneTurnaround(c.paType, TA.partD) });
+    const c = partDDrugContent(subj.code as DrugClass);
+    return rule({ id, state: f.code, program: 'part_d', subj, ...c });
   }
   const criteria = subj.code === 'pharmacy_standard'
-    ? `${PARTD_PREFIX} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception; a transition fill is available for new enrollees.`
-    : `${PARTD_PREFIX} Specialty-tier drugs commonly need PA for indication and prescriber; physician-administered drugs are usually Part B, not Part D, and a B-versus-D determination may be required.`;
+    ? `Usual benefit: Part D. ${PARTD_PREFIX} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception; a transition fill is available for new enrollees.`
+    : `Usual benefit: Part D for self-administered specialty-tier drugs; physician-administered drugs are usually Part B, not Part D, and a B-versus-D determination may be required. ${PARTD_PREFIX} Specialty-tier drugs commonly need PA for indication and prescriber.`;
   return rule({
     id, state: f.code, program: 'part_d', subj, paType: 'conditional', criteria,
     documentation: ['Diagnosis', 'Formulary alternatives tried', 'Prescriber supporting statement (for exceptions)'],
-    submission: partDSubmission, turnaround: TA.partD, source: SRC.ecfr423568, verification: illustrative(id),
+    submission: partDSubmission, turnaround: TA.partD, source: cite(SRC.ecfr423120), verification: illustrative(),
   });
+}
+
+/** The Medicare Advantage service requirement, shared by MA, duals and the MA organizations' payer-level rules. */
+function maService(sc: ServiceCategory): { paType: PaType; body: string; turnaround: Turnaround; caveat?: string } {
+  const m = MA_SERVICE[sc];
+  const t = SERVICE_TEMPLATES[sc];
+  const paType = m ? m.paType : t.paType;
+  if (sc === 'pharmacy_standard') return { paType, body: m!.criteria!, turnaround: TA.partD };
+  if (sc === 'specialty_drugs') return { paType, body: m!.criteria!, turnaround: TA.maPartBDrug, caveat: 'The MA Part B drug clock citation is not confirmed here.' };
+  return { paType, body: m?.criteria ?? t.criteria, turnaround: TA.cms0057 };
 }
 
 function maLikeRule(f: StateFacts, program: 'medicare_advantage' | 'dual_eligible', subj: Subject): CoverageRuleDoc {
   const id = ruleId(f.code, program, subj);
-  const prefix = program === 'medicare_advantage' ? MA_PREFIX : DUAL_PREFIX;
   if (subj.kind === 'drug') {
-    const pfx = program === 'medicare_advantage' ? 'MA-PD (Part D benefit): formulary PA/ST/QL.' : 'Duals: drugs covered by Part D; formulary PA/ST/QL.';
-    const { exclusion, ...c } = partDDrugContent(subj.code as DrugClass, id, pfx);
-    return rule({
-      // Full-benefit duals: a state may cover Part D-excluded drugs through Medicaid, so no blanket exclusion.
-      id, state: f.code, program, subj, ...c, ...(program === 'medicare_advantage' && exclusion ? { exclusion } : {}),
-      submission: c.paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : partDSubmission,
-      turnaround: noneTurnaround(c.paType, program === 'medicare_advantage' ? TA.maDrug : TA.partD),
-    });
+    const pfx = program === 'medicare_advantage' ? 'MA-PD (its Part D benefit): formulary PA/ST/QL.' : 'Duals: drugs are covered by Part D; formulary PA/ST/QL.';
+    const c = partDDrugContent(subj.code as DrugClass, pfx);
+    return rule({ id, state: f.code, program, subj, ...c });
   }
   const sc = subj.code as ServiceCategory;
   const t = SERVICE_TEMPLATES[sc];
   if (program === 'dual_eligible' && (sc === 'long_term_care' || sc === 'dental')) {
-    // Medicaid-only benefits for duals: state Medicaid rules.
-    const paType = variantPaType(t, id);
+    // Medicaid-only benefits for duals: the same-state Medicaid rule.
     return rule({
-      id, state: f.code, program, subj, paType,
-      criteria: `${DUAL_PREFIX} Medicaid benefit for duals: ${t.criteria}`,
+      id, state: f.code, program, subj, paType: t.paType,
+      criteria: `${DUAL_PREFIX} Medicaid benefit for duals (the same-state Medicaid rule applies): ${t.criteria}`,
       documentation: t.documentation,
-      submission: f.mco === 'full' ? mcoTarget(f, 'service') : ffsTarget(f, 'service'),
-      turnaround: noneTurnaround(paType, TA.cms0057), source: stateSource(f), verification: illustrative(id),
+      submission: f.mco === 'full' ? mcoTarget(f, subj, 'dual_eligible') : ffsTarget(f, subj),
+      turnaround: TA.cms0057, source: stateSource(f), verification: illustrative(),
     });
   }
-  const m = MA_SERVICE[sc];
-  const paType = m ? (m.alt && pick(`alt:${id}`, 25) ? m.alt : m.paType) : t.paType;
-  const body = m?.criteria ?? t.criteria;
+  const m = maService(sc);
   return rule({
-    id, state: f.code, program, subj, paType,
+    id, state: f.code, program, subj, paType: m.paType,
     codes: program === 'medicare_advantage' && f.code === 'TX' ? EXAMPLE_SERVICE_CODES[sc] : undefined,
-    criteria: `${prefix} ${body}`,
+    criteria: `${program === 'medicare_advantage' ? MA_PREFIX : DUAL_PREFIX} ${m.body}`,
     documentation: t.documentation,
-    submission: paType === 'none' ? { channel: 'none', target: 'No plan PA request needed' } : program === 'dual_eligible' ? dualSubmission : maSubmission,
-    turnaround: noneTurnaround(paType, TA.cms0057),
-    source: SRC.cms0057Faq,
-    verification: illustrative(id),
+    submission: program === 'dual_eligible' ? dualSubmission : maSubmission,
+    turnaround: m.turnaround,
+    source: cite(SRC.ecfr422138),
+    verification: illustrative(m.caveat),
   });
 }
 
@@ -285,13 +344,21 @@ function maLikeRule(f: StateFacts, program: 'medicare_advantage' | 'dual_eligibl
 const range = (prefix: string, from: number, to: number, width = 4): string[] =>
   Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${String(from + i).padStart(width, '0')}`);
 
-/** DMEPOS Required Prior Authorization List, as in regulatory-facts.md (orthoses after the 2024-08-12 update; L1833 removed). */
-export const DMEPOS_LIST: readonly { code: string; group: string }[] = [
+/**
+ * DMEPOS Required Prior Authorization List: regulatory-facts.md (orthoses after the 2024-08-12 update; L1833
+ * removed) plus CMS-6097-N, effective 2026-04-13 (E0651, E0652; L0651, L1844, L1846, L1852, L1932).
+ */
+export const DMEPOS_LIST: readonly { code: string; group: string; since?: string }[] = [
   ...[...range('K', 800, 802), ...range('K', 806, 808), ...range('K', 813, 816), ...range('K', 820, 829), ...range('K', 835, 843), ...range('K', 848, 864)].map((code) => ({ code, group: 'Power mobility device' })),
   ...['E0193', 'E0277', 'E0371', 'E0372', 'E0373'].map((code) => ({ code, group: 'Pressure reducing support surface' })),
   ...['L5856', 'L5857', 'L5858', 'L5973', 'L5980', 'L5987'].map((code) => ({ code, group: 'Lower limb prosthesis' })),
-  ...['L0648', 'L0650', 'L1832', 'L1851', 'L0631', 'L0637', 'L0639', 'L1843', 'L1845', 'L1951'].map((code) => ({ code, group: 'Orthosis' })),
+  ...['L0648', 'L0650', 'L1832', 'L1851'].map((code) => ({ code, group: 'Orthosis' })),
+  ...['L0631', 'L0637', 'L0639', 'L1843', 'L1845', 'L1951'].map((code) => ({ code, group: 'Orthosis', since: '2024-08-12' })),
+  ...['E0651', 'E0652'].map((code) => ({ code, group: 'Pneumatic compression device', since: '2026-04-13' })),
+  ...['L0651', 'L1844', 'L1846', 'L1852', 'L1932'].map((code) => ({ code, group: 'Orthosis', since: '2026-04-13' })),
 ];
+/** The codes CMS-6097-N added to the Required PA List effective 2026-04-13. */
+export const DMEPOS_2026_ADDITIONS = DMEPOS_LIST.filter((d) => d.since === '2026-04-13').map((d) => d.code);
 
 /** Example CPT/HCPCS codes in the OPD service categories of 42 CFR 419.83 (examples, not the complete list). */
 const OPD_EXAMPLE_CODES: CodeRef[] = [
@@ -306,11 +373,29 @@ const OPD_EXAMPLE_CODES: CodeRef[] = [
   ...['64490', '64491', '64492', '64493', '64494', '64495', '64633', '64634', '64635', '64636'].map((code) => ({ system: 'CPT', code, display: 'Facet joint intervention (example)' })),
 ];
 
-const MAC_TARGET = 'Medicare Administrative Contractor (MAC) for the jurisdiction (MAC portal, fax or mail)';
+const AB_MAC_TARGET = "The A/B Medicare Administrative Contractor (MAC) that processes the provider's Medicare claims (MAC portal, fax or mail)";
+
+/** Each WISeR state's own participant and A/B MAC, and how far that is confirmed. */
+export const WISER_ROUTES: Readonly<Record<string, { participant: string; mac: string; source: Source; confirmed: boolean; note?: string }>> = {
+  AZ: { participant: 'Zyter|TruCare', mac: 'Noridian Healthcare Solutions (A/B MAC Jurisdiction F)', source: SRC.wiserNoridianJf, confirmed: true },
+  WA: { participant: 'Virtix Health', mac: 'Noridian Healthcare Solutions (A/B MAC Jurisdiction F)', source: SRC.wiserNoridianJf, confirmed: true },
+  OH: { participant: 'Innovaccer', mac: 'CGS Administrators (A/B MAC Jurisdiction 15)', source: SRC.wiserCgs, confirmed: true },
+  NJ: { participant: 'Genzeon', mac: 'Novitas Solutions (A/B MAC Jurisdiction L)', source: SRC.wiserCms, confirmed: false, note: 'Participant and MAC named on the participant\'s own pages; not confirmed on a CMS or MAC page.' },
+  TX: { participant: 'Cohere Health', mac: 'Novitas Solutions (A/B MAC Jurisdiction H)', source: SRC.wiserCms, confirmed: false, note: 'Participant and MAC named in press coverage of the CMS announcement; not confirmed on a CMS or MAC page.' },
+  OK: { participant: 'Humata Health', mac: 'Novitas Solutions (A/B MAC Jurisdiction H)', source: SRC.wiserCms, confirmed: false, note: 'Participant named in secondary sources and the MAC recorded from memory; not confirmed on a CMS or MAC page.' },
+};
+
+/** DME MAC jurisdictions (CMS LCD L33829 contractor table). */
+const DME_MAC: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(['CT', 'DE', 'DC', 'ME', 'MD', 'MA', 'NH', 'NJ', 'NY', 'PA', 'RI', 'VT'].map((s) => [s, 'Noridian Healthcare Solutions (DME MAC Jurisdiction A)'])),
+  ...Object.fromEntries(['IL', 'IN', 'KY', 'MI', 'MN', 'OH', 'WI'].map((s) => [s, 'CGS Administrators (DME MAC Jurisdiction B)'])),
+  ...Object.fromEntries(['AL', 'AR', 'CO', 'FL', 'GA', 'LA', 'MS', 'NM', 'NC', 'OK', 'SC', 'TN', 'TX', 'VA', 'WV'].map((s) => [s, 'CGS Administrators (DME MAC Jurisdiction C)'])),
+};
+const dmeMac = (state: string): string => DME_MAC[state] ?? 'Noridian Healthcare Solutions (DME MAC Jurisdiction D)';
 
 function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
   const out: CoverageRuleDoc[] = [];
-  const wiser = WISER_STATES.includes(f.code);
+  const route = WISER_STATES.includes(f.code as Jurisdiction) ? WISER_ROUTES[f.code] : undefined;
   const svc = (code: ServiceCategory): Subject => ({ kind: 'service', code });
   const program: Program = 'medicare_traditional';
 
@@ -319,34 +404,38 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
     const subj = svc('outpatient_surgery');
     const id = ruleId(f.code, program, subj);
     const opd = 'Hospital outpatient department services on the national OPD list (42 CFR 419.83) need PA from the MAC: blepharoplasty, botulinum toxin injections, panniculectomy, rhinoplasty and vein ablation (from 2020-07-01); cervical fusion with disc removal and implanted spinal neurostimulators (from 2021-07-01); facet joint interventions (from 2023-07-01). Other outpatient procedures need no PA under Original Medicare.';
-    const wiserText = ' WISeR model (this state, 2026-01-01 to 2031-12-31): selected services such as skin and tissue substitutes, electrical nerve stimulator implants, knee arthroscopy for knee osteoarthritis, and (per secondary sources) epidural steroid injections, percutaneous image-guided lumbar decompression, cervical fusion, and sacral, phrenic, vagus and deep brain stimulators are subject to PA; the provider may submit to the WISeR participant or the MAC, or skip PA and face prepayment review. Inpatient-only and emergency services are excluded.';
+    const wiserText = route
+      ? ` WISeR model (this state, 2026-01-01 to 2031-12-31): the items and services in Appendix A of the CMS WISeR Model Provider and Supplier Operational Guide (for example skin and tissue substitutes, electrical nerve stimulator implants and knee arthroscopy for knee osteoarthritis) are subject to PA. Submit to ${route.participant} (this state's WISeR participant) or to ${route.mac}, or skip PA and face prepayment review. Inpatient-only and emergency services are excluded.`
+      : '';
     out.push(rule({
       id, state: f.code, program, subj, paType: 'conditional', codes: OPD_EXAMPLE_CODES,
-      criteria: opd + (wiser ? wiserText : ''),
+      criteria: opd + wiserText,
       documentation: ['Prior authorization request with the anticipated date of service', 'Medical records showing the service meets Medicare coverage, coding and payment rules', 'Photographs or functional documentation for potentially cosmetic procedures'],
-      submission: wiser
-        ? { channel: 'portal', target: 'OPD list: the A/B MAC for the jurisdiction. WISeR services: the WISeR model participant for the state or the A/B MAC', url: SRC.wiser.url }
-        : { channel: 'portal', target: MAC_TARGET },
-      turnaround: wiser ? { ...TA.opd, basis: `${TA.opd.basis} WISeR participant decision timeframes not confirmed here.` } : TA.opd,
-      source: wiser ? SRC.wiser : SRC.ecfr41983,
-      verification: wiser
-        ? federalFact(0.7, 'OPD list and WISeR states are confirmed; part of the WISeR service list comes from secondary sources and the exact HCPCS list was not loaded.')
-        : federalFact(0.85, 'Codes are examples within the listed service categories, not the complete OPD code list.'),
+      submission: route
+        ? { channel: 'portal', target: `OPD list: ${route.mac}. WISeR services: ${route.participant} (this state's WISeR participant) or ${route.mac}`, url: route.source.url }
+        : { channel: 'portal', target: AB_MAC_TARGET },
+      turnaround: route ? { ...TA.opd, basis: `${TA.opd.basis} WISeR participant decision timeframes are not stated here.` } : TA.opd,
+      source: cite(route ? route.source : SRC.ecfr41983),
+      verification: !route
+        ? federalFact(0.85, 'Codes are examples within the listed service categories, not the complete OPD code list.')
+        : route.confirmed
+          ? federalFact(0.8, 'WISeR participant and MAC as published by the MAC; the exact WISeR HCPCS list was not loaded.')
+          : partlyConfirmed(0.6, `OPD list and WISeR states are confirmed. ${route.note}`),
     }));
   }
-  // DMEPOS Required PA list.
+  // DMEPOS Required PA list (national; identical in every state but for the DME MAC that receives the request).
   {
     const subj = svc('durable_medical_equipment');
     const id = ruleId(f.code, program, subj);
     out.push(rule({
       id, state: f.code, program, subj, paType: 'conditional',
       codes: DMEPOS_LIST.map((d) => ({ system: 'HCPCS', code: d.code, display: d.group })),
-      criteria: 'Items on the DMEPOS Required Prior Authorization List need PA from the DME MAC as a condition of payment: power mobility devices, pressure reducing support surfaces, certain lower limb prostheses and certain orthoses (orthoses L0631, L0637, L0639, L1843, L1845 and L1951 added 2024-08-12, L1833 removed). PA for osteogenesis stimulators (E0747, E0748, E0760) was suspended 2024-08-28. Other DMEPOS items need no PA.' + (WISER_STATES.includes(f.code) ? ' WISeR (this state): incontinence control devices are among the WISeR services (secondary sources).' : ''),
+      criteria: 'Items on the DMEPOS Required Prior Authorization List need PA from the DME MAC as a condition of payment: power mobility devices, pressure reducing support surfaces, certain lower limb prostheses and certain orthoses (orthoses L0631, L0637, L0639, L1843, L1845 and L1951 added 2024-08-12, L1833 removed). From 2026-04-13 (CMS-6097-N, published 2026-01-13) the list adds pneumatic compression devices E0651 and E0652 and orthoses L0651, L1844, L1846, L1852 and L1932. PA for osteogenesis stimulators (E0747, E0748, E0760) was suspended 2024-08-28. Other DMEPOS items need no PA.',
       documentation: ['Standard written order', 'Face-to-face encounter / medical records supporting medical necessity', 'Detailed product description with HCPCS code'],
-      submission: { channel: 'portal', target: 'DME Medicare Administrative Contractor (DME MAC) for the jurisdiction' },
+      submission: { channel: 'portal', target: `The DME MAC for the beneficiary's state: ${dmeMac(f.code)}` },
       turnaround: TA.dmepos,
-      source: SRC.cmsPaInitiatives,
-      verification: federalFact(0.85),
+      source: cite(SRC.cmsPaInitiatives),
+      verification: federalFact(0.85, `2026 additions confirmed on the DME MAC pages (${SRC.dmeOrthosesNoridian.url}, ${SRC.dmePcdCgs.url}); the DME MAC for each state follows the CMS LCD L33829 contractor table.`),
     }));
   }
   // RSNAT.
@@ -357,10 +446,10 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
       id, state: f.code, program, subj, paType: 'conditional',
       criteria: 'Repetitive, scheduled non-emergent ambulance transport (RSNAT): PA through the MAC under the nationwide RSNAT model (Social Security Act 1834(l)(16)). The first 3 round trips are exempt. The model is voluntary, but transports without PA go to prepayment review. Emergency ambulance needs no PA.',
       documentation: ['Physician certification statement', 'Medical records showing transport by other means is contraindicated', 'Transport schedule and number of trips'],
-      submission: { channel: 'portal', target: 'A/B Medicare Administrative Contractor (MAC) for the jurisdiction' },
+      submission: { channel: 'portal', target: AB_MAC_TARGET },
       turnaround: TA.rsnat,
-      source: SRC.cmsPaInitiatives,
-      verification: federalFact(0.8, 'The exact date the model became nationwide is [M] and not stated here.'),
+      source: cite(SRC.cmsPaInitiatives),
+      verification: federalFact(0.8, 'The date the model became nationwide is not stated in this rule.'),
     }));
   }
   // Botulinum toxin (OPD list) as the only drug-class rule for Traditional Medicare.
@@ -370,15 +459,15 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
     out.push(rule({
       id, state: f.code, program, subj, paType: 'conditional',
       codes: OPD_EXAMPLE_CODES.filter((c) => c.code.startsWith('J05') || c.code.startsWith('646')),
-      criteria: 'Original Medicare has no outpatient drug formulary PA (self-administered drugs are Part D). The only biologic subject to national PA is botulinum toxin injection furnished in a hospital outpatient department (42 CFR 419.83 OPD list); other Part B biologics need no PA.',
+      criteria: 'Usual benefit: Part B (physician-administered). Original Medicare has no outpatient drug formulary PA (self-administered drugs are Part D). The only biologic subject to national PA is botulinum toxin injection furnished in a hospital outpatient department (42 CFR 419.83 OPD list); other Part B biologics need no PA.',
       documentation: ['Prior authorization request to the MAC', 'Medical records supporting the indication'],
-      submission: { channel: 'portal', target: MAC_TARGET },
+      submission: { channel: 'portal', target: AB_MAC_TARGET },
       turnaround: TA.opd,
-      source: SRC.ecfr41983,
+      source: cite(SRC.ecfr41983),
       verification: federalFact(0.8),
     }));
   }
-  // Categories with no PA under Original Medicare.
+  // Categories with no PA under Original Medicare (derived from the national lists: served as sample).
   const NONE: ServiceCategory[] = [
     'advanced_imaging', 'behavioral_health_inpatient', 'behavioral_health_outpatient', 'diagnostic_imaging', 'home_health',
     'hospice', 'inpatient_hospital', 'laboratory', 'occupational_therapy', 'physical_therapy', 'skilled_nursing_facility',
@@ -387,63 +476,49 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
   for (const sc of NONE) {
     const subj = svc(sc);
     const id = ruleId(f.code, program, subj);
-    let note = 'No PA in Original Medicare; national PA covers only OPD services, DMEPOS and RSNAT' + (wiser ? ' (plus WISeR here)' : '') + '.';
+    let note = 'No PA in Original Medicare; national PA covers only OPD services, DMEPOS and RSNAT' + (route ? ' (plus WISeR here)' : '') + '.';
     if (sc === 'home_health') note += ' Pre-claim review demonstrations (not PA) run in some states.';
-    if (sc === 'specialty_drugs') note += ' Exception: botulinum toxin in a hospital OPD.';
+    if (sc === 'specialty_drugs') note = 'Usual benefit: Part B (physician-administered drugs). ' + note + ' Exception: botulinum toxin in a hospital OPD.';
     out.push(rule({
       id, state: f.code, program, subj, paType: 'none', criteria: note, documentation: [],
-      submission: { channel: 'none', target: 'No prior authorization under Original Medicare; bill the MAC' },
-      turnaround: TA.none, source: SRC.cmsPaInitiatives,
-      verification: { ...federalFact(0.6, 'Derived from the absence of the category from the national PA program list; not an explicit CMS statement.'), method: 'derived-from-national-list' },
+      submission: NO_PA, turnaround: TA.none, source: cite(SRC.cmsPaInitiatives),
+      verification: partlyConfirmed(0.6, 'Derived from the absence of the category from the national PA program list; not an explicit CMS statement.', 'derived-from-national-list'),
     }));
   }
   return out;
 }
 
 // ---- Coverage plan: which (state, program, subject) combinations get a program-level rule --------------------
-/** Gap rates by program (percent of combinations left without a rule), beyond the structural gaps. */
-const GAP_RATE: Record<Program, number> = {
-  medicaid_mco: 5, medicaid_ffs: 12, medicare_advantage: 8, medicare_traditional: 0, dual_eligible: 18, part_d: 3, chip: 10,
-};
-
-function wanted(f: StateFacts, program: Program, subj: Subject): boolean {
-  const key = `gap:${f.code}:${program}:${subj.kind}:${subj.code}`;
+/** Structural gaps only (no hashed or random gaps): a program that does not cover or administer the subject. */
+export function wanted(f: StateFacts, program: Program, subj: Subject): boolean {
   const c = subj.code;
   switch (program) {
     case 'medicaid_mco':
-      if (f.mco === 'none') return false;
-      if (f.mco === 'partial') return !pick(key, 55);
-      break;
+      return f.mco !== 'none';
     case 'medicaid_ffs':
-      if (f.mco === 'full' && pick(`ffs-thin:${f.code}`, 35)) return !pick(key, 30); // states where FFS serves few people
-      break;
+      return true;
     case 'medicare_advantage':
-      if (c === 'dental' || c === 'long_term_care' || c === 'compounded_medications') return false;
-      break;
+      return !(c === 'dental' || c === 'long_term_care' || c === 'compounded_medications');
     case 'dual_eligible':
-      if (c === 'compounded_medications') return false;
-      break;
+      return c !== 'compounded_medications';
     case 'part_d':
-      if (subj.kind === 'service') return c === 'pharmacy_standard' || c === 'specialty_drugs';
-      if (PART_D_PROTECTED_DRUG_CLASSES.includes(c as DrugClass)) return true; // federal rule: same everywhere
-      break;
+      return subj.kind === 'drug' || c === 'pharmacy_standard' || c === 'specialty_drugs';
     case 'chip':
-      if (c === 'long_term_care' || c === 'skilled_nursing_facility' || c === 'hospice') return false;
-      break;
+      return !(c === 'long_term_care' || c === 'skilled_nursing_facility' || c === 'hospice');
     case 'medicare_traditional':
       return true; // handled by traditionalRules
   }
-  return !pick(key, GAP_RATE[program]);
 }
+
+export const SUBJECTS: readonly Subject[] = [
+  ...DRUG_CLASSES.map((code) => ({ kind: 'drug' as const, code })),
+  ...SERVICE_CATEGORIES.map((code) => ({ kind: 'service' as const, code })),
+];
 
 export function programLevelRules(): CoverageRuleDoc[] {
   const out: CoverageRuleDoc[] = [];
-  const subjects: Subject[] = [
-    ...DRUG_CLASSES.map((code) => ({ kind: 'drug' as const, code })),
-    ...SERVICE_CATEGORIES.map((code) => ({ kind: 'service' as const, code })),
-  ];
   for (const f of STATES) {
-    for (const subj of subjects) {
+    for (const subj of SUBJECTS) {
       for (const program of ['medicaid_mco', 'medicaid_ffs', 'chip'] as const) {
         if (wanted(f, program, subj)) out.push(medicaidRule(f, program, subj));
       }
@@ -457,73 +532,64 @@ export function programLevelRules(): CoverageRuleDoc[] {
   return out;
 }
 
-// ---- Payer-level rules -------------------------------------------------------------------------------------------
-function payerSubjects(p: PayerSeed, state: string): Subject[] {
-  const drugs = PAYER_DRUGS.filter((d) => !pick(`pd:${p.id}:${state}:${d}`, 25)).map((code) => ({ kind: 'drug' as const, code }));
-  const services = PAYER_SERVICES.filter((s) => !pick(`ps:${p.id}:${state}:${s}`, 25)).map((code) => ({ kind: 'service' as const, code }));
-  return [...drugs, ...services];
-}
+// ---- Payer-level rules: the program rule's requirement, the plan's own submission route --------------------------
+const PAYER_CAVEAT = 'Payer name is real; the rule repeats the program-level sample requirement and was not taken from this payer\'s published policy.';
 
-const PAYER_CAVEAT = 'Payer name is real; the criteria are generic for the class and were not taken from this payer\'s published policy.';
+/** A payer-level rule keeps its program rule's verification; a sample one says why it names a payer. */
+function withPayerCaveat(v: Verification, caveat: string): Verification {
+  if (v.status === 'verified') return v;
+  return { ...v, caveat: `${v.caveat ?? ''} ${caveat}`.trim() };
+}
 
 export function payerLevelRules(): CoverageRuleDoc[] {
   const out: CoverageRuleDoc[] = [];
   const byCode = new Map(STATES.map((f) => [f.code, f]));
+  const subjects: Subject[] = [
+    ...PAYER_DRUGS.map((code) => ({ kind: 'drug' as const, code })),
+    ...PAYER_SERVICES.map((code) => ({ kind: 'service' as const, code })),
+  ];
   for (const p of MCO_PAYERS) {
     const f = byCode.get(p.jurisdictions[0])!;
-    for (const subj of payerSubjects(p, f.code)) {
-      if (subj.kind === 'drug' && f.pharmacyCarveOut) continue; // pharmacy not administered by the MCO
+    for (const subj of subjects) {
+      if (isDrugBenefit(subj) && f.pharmacyCarveOut) continue; // pharmacy not administered by the MCO
+      const base = medicaidRule(f, 'medicaid_mco', subj);
       const id = `${p.id}.${subj.kind === 'drug' ? 'd' : 's'}.${slug(subj.code)}`;
-      const t = template(subj);
-      const paType = variantPaType(t, id);
-      out.push(rule({
-        id, state: f.code, program: 'medicaid_mco', subj, payer: { id: p.id, name: p.name }, paType,
-        criteria: `${p.name} (Medicaid MCO), illustrative plan rule. ${t.criteria}`,
-        documentation: t.documentation, stepTherapy: t.stepTherapy, quantityLimit: t.quantityLimit,
-        submission: paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : { channel: subj.kind === 'drug' ? 'epa' : 'portal', target: `${p.name}: provider portal or the plan's pharmacy PA process` },
-        turnaround: noneTurnaround(paType, subj.kind === 'drug' ? TA.medicaidDrug : TA.cms0057),
-        source: stateSource(f),
-        verification: illustrative(id, [PAYER_CAVEAT, p.caveat].filter(Boolean).join(' '), 0.6),
-      }));
+      out.push({
+        ...base,
+        id,
+        payer: { id: p.id, name: p.name },
+        requirement: { ...base.requirement, criteria: `${p.name} (Medicaid MCO), sample plan rule (the state MCO requirement). ${base.requirement.criteria}` },
+        submission: base.requirement.paRequired ? { channel: subj.kind === 'drug' ? 'epa' : 'portal', target: `${p.name}: the plan's provider portal${subj.kind === 'drug' ? ' or pharmacy PA process' : ''}` } : NO_PA,
+        verification: withPayerCaveat(base.verification, [PAYER_CAVEAT, p.caveat].filter(Boolean).join(' ')),
+      });
     }
   }
   for (const p of NATIONAL_PAYERS) {
     for (const state of p.jurisdictions) {
-      for (const subj of payerSubjects(p, state)) {
+      const f = byCode.get(state)!;
+      for (const subj of subjects) {
         const program: Program | undefined = subj.kind === 'service'
           ? (p.programs.includes('medicare_advantage') ? 'medicare_advantage' : undefined)
           : (p.programs.includes('part_d') ? 'part_d' : 'medicare_advantage');
         if (!program) continue;
         const id = `${p.id}.${state.toLowerCase()}.${program === 'part_d' ? 'part-d' : 'ma'}.${subj.kind === 'drug' ? 'd' : 's'}.${slug(subj.code)}`;
-        const caveat = `${PAYER_CAVEAT} Plan service areas vary by county; confirm the plan operates in this state.`;
-        if (subj.kind === 'drug') {
-          const c = partDDrugContent(subj.code as DrugClass, id);
-          out.push(rule({
-            id, state, program, subj, payer: { id: p.id, name: p.name }, ...c,
-            criteria: `${p.name} (${program === 'part_d' ? 'Part D' : 'MA-PD'}), illustrative plan rule. ${c.criteria}`,
-            submission: c.paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : { channel: 'epa', target: `${p.name}: Part D coverage determination (ePA or plan portal)` },
-            turnaround: noneTurnaround(c.paType, TA.partD),
-            verification: c.federalOverride ? c.verification : illustrative(id, caveat, 0.6),
-          }));
-        } else {
-          const sc = subj.code as ServiceCategory;
-          const m = MA_SERVICE[sc];
-          const t = SERVICE_TEMPLATES[sc];
-          const paType = m ? (m.alt && pick(`alt:${id}`, 30) ? m.alt : m.paType) : t.paType;
-          out.push(rule({
-            id, state, program, subj, payer: { id: p.id, name: p.name }, paType,
-            criteria: `${p.name} (MA), illustrative plan rule. ${m?.criteria ?? t.criteria}`,
-            documentation: t.documentation,
-            submission: paType === 'none' ? { channel: 'none', target: 'No PA request needed' } : { channel: 'portal', target: `${p.name}: Medicare Advantage provider portal` },
-            turnaround: noneTurnaround(paType, TA.cms0057),
-            source: SRC.cms0057Faq,
-            verification: illustrative(id, caveat, 0.6),
-          }));
-        }
+        const base = program === 'part_d' ? partDRule(f, subj) : maLikeRule(f, 'medicare_advantage', subj);
+        const label = program === 'part_d' ? 'Part D' : subj.kind === 'drug' ? 'MA-PD' : 'MA';
+        const plan = base.submission.url === SRC.glp1Bridge.url; // the Bridge bypasses the plan
+        out.push({
+          ...base,
+          id,
+          payer: { id: p.id, name: p.name },
+          requirement: { ...base.requirement, criteria: `${p.name} (${label}): ${base.verification.status === 'verified' ? 'the national rule applies to this plan' : 'sample plan rule (the program requirement)'}. ${base.requirement.criteria}` },
+          submission: !base.requirement.paRequired || plan
+            ? base.submission
+            : subj.kind === 'drug' ? { channel: 'epa', target: `${p.name}: Part D coverage determination (ePA or the plan's portal)` } : { channel: 'portal', target: `${p.name}: Medicare Advantage provider portal` },
+          verification: withPayerCaveat(base.verification, `${PAYER_CAVEAT} Plan service areas vary by county; confirm the plan operates in this state.`),
+        });
       }
     }
   }
   return out;
 }
 
-export { fnv };
+export { DRUG_CLASS_LABELS, SERVICE_CATEGORY_LABELS };

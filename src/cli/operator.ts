@@ -1,9 +1,12 @@
 // What the CLI can do, in two implementations: directly on the store (the CLI holds the data directory, or the
 // store is MongoDB), or through a running server's admin interface (the server holds the embedded store).
+import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import type { Config } from '../config.js';
 import { createIngester } from '../service.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
+import { createClientService, type ClientRecord, type CreateClientOptions } from '../services/clients.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { acquireLock, readLock, runningServers, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
@@ -22,6 +25,10 @@ export interface Operator {
   listKeys(): Promise<PublicKeyRecord[]>;
   revokeKey(id: string): Promise<PublicKeyRecord | null>;
   usage(id: string): Promise<UsageReport | null>;
+  /** Registers a client; `problems` lists why a registration was refused. */
+  createClient(options: CreateClientOptions): Promise<{ ok: true; record: ClientRecord } | { ok: false; problems: string[] }>;
+  listClients(): Promise<ClientRecord[]>;
+  revokeClient(id: string): Promise<ClientRecord | null>;
   ingest(path: string): Promise<IngestReport>;
   close(): Promise<void>;
   /** Direct mode: the store the CLI holds (topic commands build their service over it). */
@@ -35,6 +42,8 @@ export class OperatorError extends Error {}
 function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config, warnings: string[]): Operator {
   const now = () => new Date();
   const keys = createKeyService({ store, now, cacheSeconds: 0 });
+  // Token scopes are not issued from the CLI, so the served resource types do not matter here.
+  const clients = createClientService({ store, now, cacheSeconds: 0, servedResourceTypes: new Set() });
   const ingest = createIngester(store, undefined, now);
   return {
     via: 'store',
@@ -48,6 +57,9 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
       if (!(await keys.get(id))) return null;
       return toUsageReport(id, await store.collection<UsageDoc>(COLLECTIONS.usage).find({ keyId: id }));
     },
+    createClient: (o) => clients.create(o),
+    listClients: () => clients.list(),
+    revokeClient: (id) => clients.revoke(id),
     ingest,
     async close() {
       await store.close();
@@ -57,20 +69,46 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
   };
 }
 
+/**
+ * One HTTPS request to a server whose certificate is pinned by fingerprint (from the lock file): the connection is
+ * checked before anything, the operator token included, is written to it.
+ */
+function pinnedRequest(url: URL, fingerprint256: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json(): Promise<unknown> }> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false, minVersion: 'TLSv1.2' });
+    socket.once('error', reject);
+    socket.once('secureConnect', () => {
+      if (socket.getPeerCertificate().fingerprint256 !== fingerprint256) {
+        socket.destroy();
+        reject(new Error('the server certificate does not match the one recorded in the lock file'));
+        return;
+      }
+      const req = httpsRequest(url, { method, headers, createConnection: () => socket }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: async () => JSON.parse(text) as unknown }));
+      });
+      req.once('error', reject);
+      req.end(body);
+    });
+  });
+}
+
 function remote(info: LockInfo, config: Config, warnings: string[]): Operator {
   const base = info.adminUrl!;
   async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
-    let res: Response;
+    let res: { status: number; json(): Promise<unknown> };
+    const headers = { authorization: `Bearer ${info.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) };
     try {
-      res = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${info.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
+      res = base.startsWith('https:') && info.tlsFingerprint256
+        ? await pinnedRequest(new URL(`${base}${path}`), info.tlsFingerprint256, method, headers, body ? JSON.stringify(body) : undefined)
+        : await fetch(`${base}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
     } catch (err) {
       throw new OperatorError(`the server (pid ${info.pid}) holds the data directory but did not answer at ${base}: ${(err as Error).message}`);
     }
-    const data = (await res.json().catch(() => ({}))) as T & { error?: string };
+    const data = (await res.json().catch(() => ({}))) as T & { error?: string; problems?: string[] };
+    if (res.status === 400 && Array.isArray(data.problems)) return { status: res.status, data };
     if (res.status >= 400 && res.status !== 404) throw new OperatorError(`server answered ${res.status}: ${data.error ?? 'error'}`);
     return { status: res.status, data };
   }
@@ -92,6 +130,29 @@ function remote(info: LockInfo, config: Config, warnings: string[]): Operator {
     async usage(id) {
       const r = await call<UsageReport>('GET', `/v1/admin/keys/${encodeURIComponent(id)}/usage`);
       return r.status === 404 ? null : r.data;
+    },
+    async createClient(o) {
+      const body = {
+        kind: o.kind,
+        ...(o.name ? { name: o.name } : {}),
+        ...(o.jwksUrl ? { jwks_url: o.jwksUrl } : {}),
+        ...(o.jwks !== undefined ? { jwks: o.jwks } : {}),
+        ...(o.issuer ? { issuer: o.issuer } : {}),
+        states: o.states ?? [],
+        programs: o.programs ?? [],
+        groups: o.groups ?? [],
+        compare: !!o.compare,
+        admin: !!o.admin,
+      };
+      const r = await call<{ client: ClientRecord; problems?: string[] }>('POST', '/v1/admin/clients', body);
+      return r.data.problems ? { ok: false, problems: r.data.problems } : { ok: true, record: r.data.client };
+    },
+    async listClients() {
+      return (await call<{ clients: ClientRecord[] }>('GET', '/v1/admin/clients')).data.clients;
+    },
+    async revokeClient(id) {
+      const r = await call<{ client: ClientRecord }>('POST', `/v1/admin/clients/${encodeURIComponent(id)}/revoke`);
+      return r.status === 404 ? null : r.data.client;
     },
     async ingest(path) {
       return (await call<IngestReport>('POST', '/v1/admin/ingest', { path })).data;

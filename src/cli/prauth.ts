@@ -1,39 +1,19 @@
 // prauth: the operator CLI (commander). Works whether or not the server is running: see ./operator.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
-import { ENDPOINT_GROUPS, isEndpointGroup, type EndpointGroup } from '../domain/endpoint-groups.js';
-import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
+import { ENDPOINT_GROUPS, type EndpointGroup } from '../domain/endpoint-groups.js';
+import type { Program } from '../domain/vocabulary.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
+import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
 import { registerPasCommands } from './commands/pas.js';
+import { list, parseGroup, parseProgram, parseState } from './parse-options.js';
 import type { ResourceType } from '../domain/documents.js';
 import { KIND_FILES, kindOf, MINIMAL_RECORDS } from '../ingest/ingest-doc.js';
 import { DOCUMENT_SCHEMAS } from '../ingest/schemas/index.js';
-
-const list = (parse: (v: string) => string) => (value: string): string[] =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(parse);
-
-const parseState = (v: string): string => {
-  const s = v.toUpperCase();
-  if (!isJurisdiction(s)) throw new InvalidArgumentError(`'${v}' is not a USPS state code or DC`);
-  return s;
-};
-const parseProgram = (v: string): Program => {
-  const p = normalizeProgram(v);
-  if (!p) throw new InvalidArgumentError(`'${v}' is not a program`);
-  return p;
-};
-const parseGroup = (v: string): EndpointGroup => {
-  if (!isEndpointGroup(v)) throw new InvalidArgumentError(`'${v}' is not an endpoint group (${ENDPOINT_GROUPS.join(', ')})`);
-  return v;
-};
 
 function printReport(r: IngestReport): void {
   const lines = [
@@ -196,6 +176,7 @@ export function buildCli(): Command {
       process.stdout.write(`${JSON.stringify(opts.example ? MINIMAL_RECORDS[kind] : DOCUMENT_SCHEMAS[kind], null, 2)}\n`);
     });
   registerPasCommands(program);
+  registerClientCommands(program, withOperator);
   return program;
 }
 

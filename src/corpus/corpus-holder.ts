@@ -4,7 +4,7 @@
 import type { CodeMappingDoc, CoverageRuleDoc, DrugCrosswalkDoc, JurisdictionDoc, PayerDoc, RegulatoryEventDoc, TopicDoc } from '../domain/documents.js';
 import { COLLECTIONS, readCorpusVersion } from '../store/collections.js';
 import type { DocumentStore, Keyed } from '../store/port.js';
-import { buildReadModel, type ReadModel } from './read-model.js';
+import { buildReadModel, type ReadModel, type ReadModelOptions } from './read-model.js';
 
 export interface CorpusHolder {
   readonly current: ReadModel;
@@ -16,7 +16,7 @@ export interface CorpusHolder {
 
 type K<T> = T & Keyed;
 
-export async function loadReadModel(store: DocumentStore): Promise<ReadModel> {
+export async function loadReadModel(store: DocumentStore, options: ReadModelOptions = {}): Promise<ReadModel> {
   const version = await readCorpusVersion(store);
   const [rules, jurisdictions, payers, drugs, codeMappings, events, topics] = await Promise.all([
     store.collection<K<CoverageRuleDoc>>(COLLECTIONS.rules).find({}),
@@ -27,18 +27,18 @@ export async function loadReadModel(store: DocumentStore): Promise<ReadModel> {
     store.collection<K<RegulatoryEventDoc>>(COLLECTIONS.events).find({}),
     store.collection<K<TopicDoc>>(COLLECTIONS.topics).find({}),
   ]);
-  return buildReadModel({ rules, jurisdictions, payers, drugs, codeMappings, events, topics }, version);
+  return buildReadModel({ rules, jurisdictions, payers, drugs, codeMappings, events, topics }, version, new Date(), options);
 }
 
-export async function createCorpusHolder(store: DocumentStore): Promise<CorpusHolder> {
-  let current = await loadReadModel(store);
+export async function createCorpusHolder(store: DocumentStore, options: ReadModelOptions = {}): Promise<CorpusHolder> {
+  let current = await loadReadModel(store, options);
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<boolean> | undefined;
 
   async function rebuildIfStale(): Promise<boolean> {
     const version = await readCorpusVersion(store);
     if (version === current.version) return false;
-    const next = await loadReadModel(store);
+    const next = await loadReadModel(store, options);
     if (next.version < current.version) return false;
     current = next;
     return true;

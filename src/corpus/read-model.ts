@@ -9,7 +9,7 @@ import type {
   RegulatoryEventDoc,
   TopicDoc,
 } from '../domain/documents.js';
-import type { SubjectKind } from '../domain/vocabulary.js';
+import { SERVED_RULE_STATUSES, VERIFICATION_STATUSES, type SubjectKind, type VerificationStatus } from '../domain/vocabulary.js';
 
 export interface CorpusDocuments {
   rules: CoverageRuleDoc[];
@@ -24,13 +24,13 @@ export interface CorpusDocuments {
 export interface ReadModel {
   readonly version: number;
   readonly builtAt: Date;
-  /** Verified program-level rules keyed `state|program|kind|code`. */
+  /** Served program-level rules keyed `state|program|kind|code`. */
   readonly rules: ReadonlyMap<string, CoverageRuleDoc>;
-  /** Verified payer-level rules keyed `state|kind|code`, every program. */
+  /** Served payer-level rules keyed `state|kind|code`, every program. */
   readonly payerRules: ReadonlyMap<string, readonly CoverageRuleDoc[]>;
-  /** Every verified rule by id (program- and payer-level). */
+  /** Every served rule by id (program- and payer-level). */
   readonly ruleById: ReadonlyMap<string, CoverageRuleDoc>;
-  /** Verified program-level rules per state. */
+  /** Served program-level rules per state. */
   readonly rulesByState: ReadonlyMap<string, readonly CoverageRuleDoc[]>;
   readonly jurisdictions: ReadonlyMap<string, JurisdictionDoc>;
   readonly payers: ReadonlyMap<string, PayerDoc>;
@@ -38,27 +38,49 @@ export interface ReadModel {
   readonly codeMappings: readonly CodeMappingDoc[];
   readonly events: readonly RegulatoryEventDoc[];
   readonly topics: ReadonlyMap<string, TopicDoc>;
-  /** Latest lastVerified over verified rules (YYYY-MM-DD), or null for an empty corpus. */
+  /** Latest lastVerified over served rules (YYYY-MM-DD), or null for an empty corpus. */
   readonly lastVerified: string | null;
-  readonly counts: { verified: number; drug: number; service: number; payerLevel: number };
+  /**
+   * verified: served program-level rules with status verified; served: every served program-level rule;
+   * drug/service: served program-level rules by subject kind; payerLevel: served payer-level rules;
+   * byStatus: every rule document given to the model (program- and payer-level, served or not) by status.
+   */
+  readonly counts: {
+    verified: number;
+    served: number;
+    drug: number;
+    service: number;
+    payerLevel: number;
+    byStatus: Readonly<Record<VerificationStatus, number>>;
+  };
+  /** The rule statuses this model serves (SERVE_VERIFIED_ONLY narrows them to verified). */
+  readonly servedStatuses: readonly VerificationStatus[];
+}
+
+export interface ReadModelOptions {
+  /** Serve only rules whose status is verified (SERVE_VERIFIED_ONLY); otherwise verified and sample rules. */
+  verifiedOnly?: boolean;
 }
 
 export const ruleKey = (state: string, program: string, kind: SubjectKind, code: string): string =>
   `${state}|${program}|${kind}|${code}`;
 export const payerRuleKey = (state: string, kind: SubjectKind, code: string): string => `${state}|${kind}|${code}`;
 
-export function buildReadModel(docs: CorpusDocuments, version: number, builtAt = new Date()): ReadModel {
+export function buildReadModel(docs: CorpusDocuments, version: number, builtAt = new Date(), options: ReadModelOptions = {}): ReadModel {
+  const servedStatuses: readonly VerificationStatus[] = options.verifiedOnly ? ['verified'] : [...SERVED_RULE_STATUSES];
   const rules = new Map<string, CoverageRuleDoc>();
   const payerRules = new Map<string, CoverageRuleDoc[]>();
   const ruleById = new Map<string, CoverageRuleDoc>();
   const rulesByState = new Map<string, CoverageRuleDoc[]>();
   let lastVerified: string | null = null;
-  const counts = { verified: 0, drug: 0, service: 0, payerLevel: 0 };
+  const byStatus = Object.fromEntries(VERIFICATION_STATUSES.map((st) => [st, 0])) as Record<VerificationStatus, number>;
+  const counts = { verified: 0, served: 0, drug: 0, service: 0, payerLevel: 0, byStatus };
 
   // Deterministic order whatever order the store returned.
   const sorted = [...docs.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const rule of sorted) {
-    if (rule.verification.status !== 'verified') continue;
+    byStatus[rule.verification.status] = (byStatus[rule.verification.status] ?? 0) + 1;
+    if (!servedStatuses.includes(rule.verification.status)) continue;
     ruleById.set(rule.id, rule);
     if (!lastVerified || rule.verification.lastVerified > lastVerified) lastVerified = rule.verification.lastVerified;
     const { jurisdiction: state, program, subject } = rule;
@@ -73,7 +95,8 @@ export function buildReadModel(docs: CorpusDocuments, version: number, builtAt =
     const k = ruleKey(state, program, subject.kind, subject.code);
     if (rules.has(k)) continue; // one program-level rule per combination; the first id wins
     rules.set(k, rule);
-    counts.verified++;
+    counts.served++;
+    if (rule.verification.status === 'verified') counts.verified++;
     if (subject.kind === 'drug') counts.drug++;
     else counts.service++;
     const list = rulesByState.get(state) ?? [];
@@ -96,5 +119,6 @@ export function buildReadModel(docs: CorpusDocuments, version: number, builtAt =
     topics: new Map(docs.topics.map((t) => [t.id, t])),
     lastVerified,
     counts,
+    servedStatuses,
   });
 }

@@ -121,8 +121,16 @@ export type PaType = (typeof PA_TYPES)[number];
 export const SUBJECT_KINDS = ['drug', 'service'] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 
-export const VERIFICATION_STATUSES = ['verified', 'draft', 'retired'] as const;
+/**
+ * verified: every claim of the document rests on a cited official source a reviewer checked.
+ * sample: an illustrative rule (realistic, generic criteria) or one resting on facts not fully confirmed; served
+ * unless the server runs with SERVE_VERIFIED_ONLY. draft and retired are stored but never served.
+ */
+export const VERIFICATION_STATUSES = ['verified', 'sample', 'draft', 'retired'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+/** The statuses a rule can be served with (rule_status); SERVE_VERIFIED_ONLY narrows this to ['verified']. */
+export const SERVED_RULE_STATUSES = ['verified', 'sample'] as const;
+export type ServedRuleStatus = (typeof SERVED_RULE_STATUSES)[number];
 
 export const SERVED_FROM = ['static', 'edge', 'api', 'blob'] as const;
 export type ServedFrom = (typeof SERVED_FROM)[number];

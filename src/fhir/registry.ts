@@ -12,6 +12,7 @@ import { DTR_DECLS } from './decls/dtr.js';
 import { FORMULARY_DECLS } from './decls/formulary.js';
 import { PAS_DECLS } from './decls/pas.js';
 import type { CapabilityStatement, CapabilityStatementResource } from './r4.js';
+import { capabilitySecurity, servedResourceTypesOf, smartConfigurationOf } from './smart.js';
 
 export * from './decl-types.js';
 export { CDS_SERVICES } from '../cds/services.js';
@@ -30,6 +31,11 @@ const metadata: FhirPathDecl = {
 export const FHIR_DECLS: readonly FhirDecl[] = [metadata, ...FORMULARY_DECLS, ...DTR_DECLS, ...PAS_DECLS];
 
 // ---- generated documents ----
+
+/** FHIR resource types served behind credentials (a token's scopes are limited to these or `*`). */
+export const servedResourceTypes = (): Set<string> => servedResourceTypesOf(FHIR_DECLS);
+/** GET /v1/.well-known/smart-configuration */
+export const buildSmartConfiguration = (base: string): Record<string, unknown> => smartConfigurationOf(FHIR_DECLS, base);
 
 export function buildCdsDiscovery(): { services: CdsServiceDescription[] } {
   return {
@@ -73,7 +79,7 @@ export function buildCapabilityStatement(env: Pick<OpEnv, 'model' | 'base' | 'no
       {
         mode: 'server',
         documentation: restDocumentation,
-        security: { cors: true, service: [{ text: 'API key (x-api-key header)' }], description: securityDescription },
+        security: capabilitySecurity(`${env.base}`, securityDescription),
         resource: [...resources.values()].sort((a, b) => a.type.localeCompare(b.type)),
       },
     ],

@@ -118,7 +118,7 @@ export const ComplianceResponse = {
 const ruleSummary = {
   type: 'object',
   required: ['rule_id', 'state', 'program', 'subject', 'pa_required', 'pa_type', 'confidence', 'source_url', 'last_verified'],
-  properties: { rule_id: str, state: str, program: str, subject, pa_required: { type: 'boolean' }, pa_type: str, confidence: { type: 'number' }, source_url: str, last_verified: date },
+  properties: { rule_id: str, state: str, program: str, subject, pa_required: { type: 'boolean' }, pa_type: str, confidence: { type: 'number' }, rule_status: { enum: ['verified', 'sample'] }, source_url: str, last_verified: date },
 };
 export const SimilarResponse = {
   type: 'object',

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and the response schemas it names, so the
 // description cannot drift from what is served.
 import { INTERFACE_VERSION } from '../services/manifest.js';
+import { RateLimitError } from './openapi-schemas.js';
 import { CONTENT_TYPES } from './pipeline.js';
 import type { RouteDef } from './route.js';
 
@@ -12,6 +13,13 @@ const SECURITY: Record<RouteDef['auth'], Record<string, string[]>[] | undefined>
 };
 
 const mediaType = (ct: string): string => ct.split(';')[0]!;
+
+/** FHIR routes also take a SMART access token, CDS Hooks services a JWT signed by a registered EHR. */
+function securityOf(r: RouteDef): Record<string, string[]>[] | undefined {
+  if (r.auth === 'key' && r.surface === 'fhir') return [{ ApiKey: [] }, { SmartBackendServices: [] }];
+  if (r.auth === 'key' && r.surface === 'cds') return [{ ApiKey: [] }, { CdsHooksJwt: [] }];
+  return SECURITY[r.auth];
+}
 
 export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -26,6 +34,11 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
         ...(resp.headers ? { headers: resp.headers } : {}),
         ...(resp.schema ? { content: { [ct]: { schema: resp.schema } } } : {}),
       };
+    }
+    // Any credentialed route can answer 429 once the caller's address has failed authentication too often.
+    if (r.auth !== 'none' && !responses['429']) {
+      const schema = r.surface === 'fhir' ? { type: 'object', required: ['resourceType', 'issue'], properties: { resourceType: { const: 'OperationOutcome' } } } : RateLimitError;
+      responses['429'] = { description: 'Too many failed authentications from this address (or the rate limit)', content: { [mediaType(CONTENT_TYPES[r.surface])]: { schema } } };
     }
     if (r.deprecated) {
       const ok = responses['200'] as Record<string, unknown> | undefined;
@@ -45,7 +58,7 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
       ...(r.deprecated ? { deprecated: true } : {}),
       ...(op.parameters ? { parameters: op.parameters } : {}),
       ...(op.requestBody ? { requestBody: op.requestBody } : {}),
-      ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : { security: [] }),
+      ...(securityOf(r) ? { security: securityOf(r) } : { security: [] }),
       responses,
     };
   }
@@ -65,6 +78,12 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
         ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A UUID v4 issued by `prauth keys create`' },
         DemoSession: { type: 'apiKey', in: 'header', name: 'x-demo-session', description: 'A demo session id (UUID), action plan only' },
         OperatorToken: { type: 'http', scheme: 'bearer', description: 'Local operator token from the data directory lock (CLI only)' },
+        SmartBackendServices: {
+          type: 'oauth2',
+          description: 'SMART Backend Services: client_credentials with a private_key_jwt client assertion (RS384 or ES384); see /v1/.well-known/smart-configuration',
+          flows: { clientCredentials: { tokenUrl: '/v1/auth/token', scopes: { 'system/*.rs': 'Read and search every FHIR resource served', 'system/Claim.c': 'PAS Claim/$submit' } } },
+        },
+        CdsHooksJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'CDS Hooks: a JWT signed (ES384 or RS384) by a registered EHR, aud = the service URL' },
       },
     },
   };

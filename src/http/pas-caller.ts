@@ -4,24 +4,31 @@ import type { Program } from '../domain/vocabulary.js';
 import type { PasCaller } from '../services/pas/pas-service.js';
 import type { Principal, RequestContext } from './route.js';
 
-/** `key:<id>` for an API key, `client:<id>` for a registered client, `operator` for the local operator. */
+/** `key:<id>` for an API key, `client:<id>` for a registered client (SMART backend or CDS EHR), `operator` for the local operator. */
 export function ownerOf(p: Principal | undefined): string {
-  if (!p) return 'anonymous';
-  if (p.kind === 'operator') return 'operator';
-  const any = p as unknown as { keyId?: string; clientId?: string; sessionId?: string };
-  if (any.clientId) return `client:${any.clientId}`;
-  if (any.keyId) return `key:${any.keyId}`;
-  return `session:${any.sessionId ?? 'unknown'}`;
+  switch (p?.kind) {
+    case 'key':
+      return `key:${p.keyId}`;
+    case 'client':
+      return `client:${p.clientId}`;
+    case 'operator':
+      return 'operator';
+    case 'demo':
+      return `demo:${p.sessionId}`;
+    default:
+      return 'anonymous';
+  }
 }
 
 export function pasCaller(ctx: Pick<RequestContext, 'principal' | 'authorize'>): PasCaller {
-  const p = ctx.principal as (Principal & { states?: ReadonlySet<string> | null; programs?: ReadonlySet<string> | null; admin?: boolean }) | undefined;
+  const p = ctx.principal;
+  const subscribed = p?.kind === 'key' || p?.kind === 'client' ? p : undefined;
   const only = (s: ReadonlySet<string> | null | undefined): string | undefined => (s && s.size === 1 ? [...s][0] : undefined);
-  const onlyState = only(p?.states);
-  const onlyProgram = only(p?.programs) as Program | undefined;
+  const onlyState = only(subscribed?.states);
+  const onlyProgram = only(subscribed?.programs) as Program | undefined;
   return {
     owner: ownerOf(p),
-    all: p?.kind === 'operator' || p?.admin === true,
+    all: p?.kind === 'operator' || subscribed?.admin === true,
     ...(onlyState ? { onlyState } : {}),
     ...(onlyProgram ? { onlyProgram } : {}),
     authorize: (scope) => ctx.authorize(scope),

@@ -6,7 +6,11 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { bodyProblems, type BodyKind } from '../fhir/shape/check-body.js';
 import { ApiError, BodyShapeError, forbidden, unauthorized } from './api-error.js';
+import { publicBaseOf } from './base-url.js';
 import type { AppDeps, HttpResult, Principal, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from './route.js';
+import { holderWord, isSubscribed } from '../domain/principal.js';
+import { grants, scopesFor } from '../domain/smart-scopes.js';
+import { tooManyRequests } from '../services/access-gate.js';
 import { UUID_V4 } from '../services/keys.js';
 
 // Security headers: helmet's, captured once so the fast path sends exactly what Express would.
@@ -31,7 +35,7 @@ export const CORS_HEADERS: readonly [string, string][] = [
   ['Access-Control-Allow-Origin', '*'],
   [
     'Access-Control-Expose-Headers',
-    'Retry-After, Deprecation, Sunset, Link, RateLimit, RateLimit-Policy, X-Request-Id',
+    'Retry-After, Deprecation, Sunset, Link, RateLimit, RateLimit-Policy, X-Request-Id, WWW-Authenticate',
   ],
 ];
 export const PREFLIGHT_HEADERS: readonly [string, string][] = [
@@ -133,18 +137,39 @@ function safeEqual(a: string, b: string): boolean {
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
-async function authenticate(route: RouteDef, headers: IncomingHttpHeaders, deps: AppDeps): Promise<Principal | undefined> {
-  if (route.auth === 'none') return undefined;
-  if (route.auth === 'admin') {
-    const bearer = headerValue(headers, 'authorization')?.replace(/^Bearer\s+/i, '');
-    if (bearer && deps.operatorToken && safeEqual(bearer, deps.operatorToken)) return { kind: 'operator' };
-  }
+const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+const REALM = 'realm="prauth"';
+
+/** RFC 6750 3.1: a refused bearer token is `invalid_token`; a request with no credentials gets the bare challenge. */
+function invalidToken(message: string): ApiError {
+  return new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': `Bearer ${REALM}, error="invalid_token", error_description="${message.replace(/["\\]/g, '')}"` });
+}
+
+/**
+ * The one credential resolution. x-api-key on every keyed route; on FHIR routes a bearer access token from
+ * /v1/auth/token; on CDS Hooks services a bearer JWT signed by a registered EHR (aud = this service's URL);
+ * x-demo-session where the route allows it; the operator token on admin routes.
+ */
+async function resolveCredentials(route: RouteDef, input: PipelineInput, deps: AppDeps): Promise<Principal | undefined> {
+  const { headers } = input;
+  const bearer = BEARER.exec(headerValue(headers, 'authorization') ?? '')?.[1];
+  if (route.auth === 'admin' && bearer && deps.operatorToken && safeEqual(bearer, deps.operatorToken)) return { kind: 'operator' };
   const key = headerValue(headers, 'x-api-key');
   if (key) {
     const principal = await deps.keys.verify(key.trim());
     if (!principal) throw unauthorized('Invalid or revoked API key');
     if (route.auth === 'admin' && !principal.admin) throw forbidden('This endpoint needs an admin key');
     return principal;
+  }
+  if (bearer && route.auth !== 'admin' && route.surface === 'fhir') {
+    const principal = await deps.clients.verifyAccessToken(bearer);
+    if (!principal) throw invalidToken('The access token is invalid, expired or revoked');
+    return principal;
+  }
+  if (bearer && route.auth !== 'admin' && route.surface === 'cds') {
+    const out = await deps.clients.verifyCdsJwt(bearer, `${publicBaseOf(headers, deps.config)}${input.path}`);
+    if (!out.ok) throw unauthorized(out.reason);
+    return out.principal;
   }
   if (route.auth === 'key_or_demo') {
     const session = headerValue(headers, 'x-demo-session');
@@ -155,21 +180,42 @@ async function authenticate(route: RouteDef, headers: IncomingHttpHeaders, deps:
     }
     throw unauthorized('Missing credentials: send x-api-key, or x-demo-session for demo access');
   }
+  if (route.surface === 'fhir') throw unauthorized('Missing credentials: send a bearer access token (Authorization header) or an x-api-key');
+  if (route.surface === 'cds') throw unauthorized('Missing credentials: send a bearer JWT signed by your registered EHR, or an x-api-key');
   throw unauthorized('Missing API key: send it in the x-api-key header');
+}
+
+/** Credentials resolved, with failed attempts throttled per client address (429 past the budget). */
+async function authenticate(route: RouteDef, input: PipelineInput, deps: AppDeps): Promise<Principal | undefined> {
+  if (route.auth === 'none') return undefined;
+  const blocked = deps.authThrottle.blocked(input.clientAddress, deps.now());
+  if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
+  try {
+    return await resolveCredentials(route, input, deps);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    const d = await deps.authThrottle.failed(input.clientAddress, deps.now());
+    if (!d.allowed) throw tooManyRequests('auth_failure', d, 'failed authentications from this address');
+    if (route.surface === 'fhir' && !err.headers['WWW-Authenticate']) {
+      const presented = !!(headerValue(input.headers, 'x-api-key') || headerValue(input.headers, 'authorization'));
+      throw new ApiError(401, err.code, err.message, err.extra, { 'WWW-Authenticate': presented ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}` });
+    }
+    throw err;
+  }
 }
 
 function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => void {
   return (scope) => {
-    if (!principal || principal.kind !== 'key' || principal.admin) return;
+    if (!isSubscribed(principal) || principal.admin) return;
     const states = principal.states ? (scope.states ?? []).filter((s) => !principal.states!.has(s)) : [];
     if (states.length) {
-      throw forbidden(`State${states.length > 1 ? 's' : ''} ${states.join(', ')} not in this key's subscription`, {
+      throw forbidden(`State${states.length > 1 ? 's' : ''} ${states.join(', ')} not in this ${holderWord(principal)}'s subscription`, {
         out_of_scope: { states },
       });
     }
     const programs = principal.programs ? (scope.programs ?? []).filter((p) => !principal.programs!.has(p)) : [];
     if (programs.length) {
-      throw forbidden(`Program${programs.length > 1 ? 's' : ''} ${programs.join(', ')} not in this key's subscription${scope.hint ? `; ${scope.hint}` : ''}`, { out_of_scope: { programs } });
+      throw forbidden(`Program${programs.length > 1 ? 's' : ''} ${programs.join(', ')} not in this ${holderWord(principal)}'s subscription${scope.hint ? `; ${scope.hint}` : ''}`, { out_of_scope: { programs } });
     }
   };
 }
@@ -195,13 +241,20 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
   const extraHeaders: Record<string, string> = {};
   let result: HttpResult;
   try {
-    const principal = await authenticate(route, input.headers, deps);
+    const principal = await authenticate(route, input, deps);
     if (principal && route.group && principal.kind !== 'operator') {
-      if (principal.kind === 'key' && !principal.admin && principal.groups && !principal.groups.has(route.group)) {
-        throw forbidden(`Endpoint group '${route.group}' is not in this key's subscription`, { out_of_scope: { endpoint: route.group } });
+      if (isSubscribed(principal) && !principal.admin && principal.groups && !principal.groups.has(route.group)) {
+        throw forbidden(`Endpoint group '${route.group}' is not in this ${holderWord(principal)}'s subscription`, { out_of_scope: { endpoint: route.group } });
       }
-      if (route.addOn === 'compare' && principal.kind === 'key' && !principal.compare) {
+      if (route.addOn === 'compare' && isSubscribed(principal) && !principal.compare) {
         throw forbidden('This endpoint needs the Compare add-on on the subscription', { out_of_scope: { add_on: 'compare' } });
+      }
+      const need = principal.kind === 'client' && principal.scopes ? route.smart?.(input.params) : undefined;
+      if (need && principal.kind === 'client' && !grants(principal.scopes!, need)) {
+        const needed = scopesFor(need);
+        throw new ApiError(403, 'forbidden', `The access token's scopes do not cover this request: it needs ${needed.join(' ')}`, { out_of_scope: { scope: needed } }, {
+          'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${needed.join(' ')}"`,
+        });
       }
       Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
     }
@@ -220,7 +273,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     result = renderError(err, route.surface, input.requestId, deps.log);
     result.headers = { ...extraHeaders, ...result.headers };
   }
-  if (route.auth !== 'none') result.headers!.Vary = 'x-api-key, x-demo-session';
+  if (route.auth !== 'none') result.headers!.Vary = 'x-api-key, x-demo-session, Authorization';
   if (route.headers) Object.assign(result.headers!, route.headers);
   return result;
 }

@@ -6,7 +6,11 @@ import type { Config } from '../config.js';
 import type { CorpusHolder } from '../corpus/corpus-holder.js';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
 import type { DocumentStore } from '../store/port.js';
-import type { KeyPrincipal, KeyService } from '../services/keys.js';
+import type { KeyService } from '../services/keys.js';
+import type { ClientService } from '../services/clients.js';
+import type { AuthThrottle } from '../services/auth-throttle.js';
+import type { DemoPrincipal, Principal } from '../domain/principal.js';
+import type { SmartNeed } from '../domain/smart-scopes.js';
 import type { IngestReport } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
@@ -16,15 +20,9 @@ import type { Outbox } from '../services/outbox.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
-export interface DemoPrincipal {
-  kind: 'demo';
-  sessionId: string;
-  expiresAt: string;
-}
-export interface OperatorPrincipal {
-  kind: 'operator';
-}
-export type Principal = KeyPrincipal | DemoPrincipal | OperatorPrincipal;
+// Principal types live in domain/ (below http/); re-exported here for the code that imports them from the route table.
+export type { SmartNeed } from '../domain/smart-scopes.js';
+export type { ClientPrincipal, DemoPrincipal, KeyPrincipal, OperatorPrincipal, Principal } from '../domain/principal.js';
 
 export interface ScopeRequest {
   states?: readonly string[];
@@ -78,6 +76,10 @@ export interface AppDeps {
   store: DocumentStore;
   corpus: CorpusHolder;
   keys: KeyService;
+  /** Registered clients (SMART backend services, CDS Hooks EHRs), their access tokens and signed-JWT checks. */
+  clients: ClientService;
+  /** Failed authentication counted per client address (429 past the limit). */
+  authThrottle: AuthThrottle;
   log: Logger;
   now: () => Date;
   gate: AccessGate;
@@ -117,6 +119,8 @@ export interface RouteDef {
   surface: Surface;
   /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
   bodyType?: 'json' | 'form';
+  /** The SMART scope a bearer access token must grant here (FHIR routes); none means no SMART scope applies. */
+  smart?: (params: Readonly<Record<string, string>>) => SmartNeed | undefined;
   /** Cache-Control for successful responses. */
   cache?: string;
   deprecated?: boolean;

@@ -1,8 +1,10 @@
 // The access gate behind every keyed endpoint: rate limits per key (or demo session) per endpoint group, the
-// IETF RateLimit headers, and usage metering. Admin keys and the local operator bypass limits.
+// IETF RateLimit headers, and usage metering. Admin keys and the local operator bypass limits. A registered
+// client (access token or CDS Hooks JWT) is counted exactly like a key, under its client id.
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
 import { ApiError } from '../http/api-error.js';
-import type { AccessGate, Principal } from '../http/route.js';
+import type { AccessGate } from '../http/route.js';
+import { holderWord, isSubscribed, type Principal } from '../domain/principal.js';
 import type { LimitDecision, RateLimits } from './rate-limits.js';
 import { WINDOW_SECONDS } from './rate-limits.js';
 import type { UsageMeter } from './usage.js';
@@ -30,14 +32,15 @@ export function createAccessGate(deps: { limits: RateLimits; usage: UsageMeter; 
     async admit(principal: Principal, group: EndpointGroup) {
       if (principal.kind === 'operator') return {};
       const now = deps.now();
-      if (principal.kind === 'key') {
+      if (isSubscribed(principal)) {
+        // Keys and registered clients alike: limits and usage under the subscription's own id.
         if (principal.admin) {
-          deps.usage.record(principal.keyId, now);
+          deps.usage.record(principal.meterId, now);
           return {};
         }
-        const d = await deps.limits.consume(`k:${principal.keyId}`, group, now);
-        if (!d.allowed) throw tooManyRequests(group, d, `the ${group} endpoints on this key`);
-        deps.usage.record(principal.keyId, now); // refused calls are not billable
+        const d = await deps.limits.consume(`k:${principal.meterId}`, group, now);
+        if (!d.allowed) throw tooManyRequests(group, d, `the ${group} endpoints on this ${holderWord(principal)}`);
+        deps.usage.record(principal.meterId, now); // refused calls are not billable
         return rateLimitHeaders(group, d);
       }
       const d = await deps.limits.consume(`d:${principal.sessionId}`, 'demo_session', now);

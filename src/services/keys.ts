@@ -6,6 +6,7 @@ import { COLLECTIONS } from '../store/collections.js';
 import type { DocumentStore } from '../store/port.js';
 import type { Program } from '../domain/vocabulary.js';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
+import type { KeyPrincipal } from '../domain/principal.js';
 
 export interface KeyRecord {
   id: string;
@@ -27,16 +28,7 @@ export interface KeyRecord {
 
 export type PublicKeyRecord = Omit<KeyRecord, 'hash'>;
 
-export interface KeyPrincipal {
-  kind: 'key';
-  keyId: string;
-  name: string;
-  states: ReadonlySet<string> | null;
-  programs: ReadonlySet<string> | null;
-  groups: ReadonlySet<string> | null;
-  compare: boolean;
-  admin: boolean;
-}
+export type { KeyPrincipal } from '../domain/principal.js';
 
 export interface CreateKeyOptions {
   name?: string;
@@ -60,6 +52,7 @@ function toPrincipal(r: KeyRecord): KeyPrincipal {
   return {
     kind: 'key',
     keyId: r.id,
+    meterId: r.id,
     name: r.name,
     states: r.states.length ? new Set(r.states) : null,
     programs: r.programs.length ? new Set(r.programs) : null,

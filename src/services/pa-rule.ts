@@ -1,6 +1,7 @@
 // Projection of a canonical rule document to the wire PaRule (spec 2.2) and its next steps (spec 2.3).
 // Shared by lookup, compare, compare-payers and the action plan so that every JSON surface says the same thing.
 import type { CoverageRuleDoc } from '../domain/documents.js';
+import type { ServedRuleStatus } from '../domain/vocabulary.js';
 
 export interface PaRule {
   pa_required: boolean;
@@ -12,7 +13,8 @@ export interface PaRule {
   federal_override: boolean;
   // Additive fields (spec 9.2): what a client needs to act and to cite.
   rule_id: string;
-  rule_status: 'verified';
+  /** verified (every claim checked against a cited official source) or sample (illustrative / not fully confirmed). */
+  rule_status: ServedRuleStatus;
   source_title: string;
   source_publisher: string;
   documentation: string[];
@@ -53,7 +55,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     last_verified: v.lastVerified,
     federal_override: rule.federalOverride,
     rule_id: rule.id,
-    rule_status: 'verified',
+    rule_status: v.status === 'verified' ? 'verified' : 'sample',
     source_title: rule.source.title,
     source_publisher: rule.source.publisher,
     documentation: r.documentation,
@@ -109,7 +111,9 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   }
 
   const turnaround = r.paRequired
-    ? [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
+    ? t.standardHours === 0 && t.expeditedHours === 0
+      ? ['No decision timeframe is published for this request; see the basis']
+      : [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
     : ['No decision to wait for'];
   if (r.paRequired && t.basis) turnaround.push(`Basis: ${t.basis}`);
 

@@ -34,8 +34,9 @@ export interface RateLimits {
   limitOf(group: LimitGroup): number;
 }
 
-/** Endpoint groups, plus demo sessions (calls per session) and demo issuance (new sessions per client address). */
-export type LimitGroup = EndpointGroup | 'demo_session' | 'demo_issue';
+/** Endpoint groups, plus demo sessions (calls per session), demo issuance (new sessions per client address) and
+ * failed authentications per client address. */
+export type LimitGroup = EndpointGroup | 'demo_session' | 'demo_issue' | 'auth_failure';
 
 export interface RateLimitOptions {
   limits: Readonly<Record<LimitGroup, number>>;
@@ -84,7 +85,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 }
 
 export function parseLimits(raw: string | undefined): { limits: Record<LimitGroup, number>; problems: string[] } {
-  const limits: Record<string, number> = { ...DEFAULT_LIMITS, demo_session: 30, demo_issue: 10 };
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS, demo_session: 30, demo_issue: 10, auth_failure: 100 };
   const problems: string[] = [];
   for (const part of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)=(\d{1,9})$/.exec(part);

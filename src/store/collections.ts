@@ -15,6 +15,9 @@ export const COLLECTIONS = {
   usage: 'usage',
   demoSessions: 'demo_sessions',
   notifications: 'notifications',
+  clients: 'clients',
+  accessTokens: 'access_tokens',
+  jwtIds: 'jwt_ids',
   outbox: 'outbox',
   pasSubmissions: 'pas_submissions',
   pasResponses: 'pas_responses',
@@ -33,6 +36,8 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
     store.collection(COLLECTIONS.pasSubmissions).ensureIndex('status'),
     store.collection(COLLECTIONS.pasResponses).ensureIndex('preAuthRef'),
     store.collection(COLLECTIONS.pasSubscriptions).ensureIndex('owner'),
+    store.collection(COLLECTIONS.clients).ensureIndex('issuer', { sparse: true }),
+    store.collection(COLLECTIONS.accessTokens).ensureIndex('clientId'),
   ]);
 }
 

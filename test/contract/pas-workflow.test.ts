@@ -11,6 +11,7 @@ import { COLLECTIONS } from '../../src/store/collections.js';
 import { expectValid, validateAgainst, valueSetCodes } from '../support/ig-validate.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { dtrResponse, pasCorpus, pasRequest, pasSubscription, pasUpdate, reviewCodes, startReceiver, statusOf } from '../support/pas-requests.js';
+import { bearerHeaders } from '../support/smart.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -122,6 +123,32 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect(again.entry[0].resource.preAuthRef).to.equal(first.entry[0].resource.preAuthRef);
       expect(again).to.deep.equal(first);
       expect(await t.deps.store.collection(COLLECTIONS.pasSubmissions).count()).to.equal(count);
+    });
+  });
+
+  describe('SMART Backend Services clients', () => {
+    it('when two backend clients submit with access tokens, then each inquires and reads only its own requests, and the token scopes are enforced', async () => {
+      const scope = 'system/Claim.c system/Claim.rs system/ClaimResponse.rs system/Subscription.c system/Subscription.rs';
+      const a = await bearerHeaders(t, { scope });
+      const b = await bearerHeaders(t, { scope });
+      const body = pasRequest('smart', [{ code: '42' }]);
+      const res = await request(t.app.handler).post('/v1/Claim/$submit').set(a).set('content-type', 'application/fhir+json').send(JSON.stringify(body));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const cr = expectPasResponse(res.body);
+      const inquire = (h: Record<string, string>) => request(t.app.handler).post('/v1/Claim/$inquire').set(h).set('content-type', 'application/fhir+json').send(JSON.stringify(body));
+      expect((await inquire(a)).body.parameter[0].resource.entry[0].resource.preAuthRef).to.equal(cr.preAuthRef);
+      expect((await inquire(b)).body).to.deep.equal({ resourceType: 'Parameters' });
+      expect((await request(t.app.handler).get(`/v1/ClaimResponse/${cr.preAuthRef}`).set(a)).status).to.equal(200);
+      expect((await request(t.app.handler).get(`/v1/ClaimResponse/${cr.preAuthRef}`).set(b)).status).to.equal(404);
+      // the same Bundle from the other client is its own, new request
+      const other = await request(t.app.handler).post('/v1/Claim/$submit').set(b).set('content-type', 'application/fhir+json').send(JSON.stringify(body));
+      expect(other.body.entry[0].resource.preAuthRef).to.not.equal(cr.preAuthRef);
+      const stored = (await get(`/v1/admin/pas/${cr.preAuthRef}`, admin)).body;
+      expect(stored.owner).to.match(/^client:/);
+      // a token without Subscription.c cannot subscribe; one without ClaimResponse read cannot read responses
+      const readOnly = await bearerHeaders(t, { scope: 'system/Claim.c system/Claim.rs' });
+      expect((await request(t.app.handler).post('/v1/Subscription').set(readOnly).set('content-type', 'application/fhir+json').send(JSON.stringify(pasSubscription('http://127.0.0.1:9/x')))).status).to.equal(403);
+      expect((await request(t.app.handler).get(`/v1/ClaimResponse/${cr.preAuthRef}`).set(readOnly)).status).to.equal(403);
     });
   });
 

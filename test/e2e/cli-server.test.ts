@@ -14,7 +14,7 @@ function fixtureDir(): string {
 }
 
 describe('end to end: npm start and the prauth CLI on one data directory', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let env: Record<string, string>;
   let server: Spawned | undefined;
 

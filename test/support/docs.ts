@@ -30,7 +30,7 @@ export interface RuleSpec {
   payer?: { id: string; name: string };
   federalOverride?: boolean;
   confidence?: number;
-  status?: 'verified' | 'draft' | 'retired';
+  status?: 'verified' | 'sample' | 'draft' | 'retired';
   lastVerified?: string;
   codes?: CoverageRuleDoc['codes'];
 }

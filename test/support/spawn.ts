@@ -25,10 +25,10 @@ export async function startServer(env: Record<string, string>, timeoutMs = 15_00
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), timeoutMs);
     const check = () => {
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      const m = /listening on (https?):\/\/[^:]+:(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
+        resolve(`${m[1]}://127.0.0.1:${m[2]}`);
       }
     };
     child.stdout!.on('data', check);

@@ -32,8 +32,8 @@ export async function makeTestApp(
   const now = options.now ?? (() => new Date());
   const report = await ingestRecords({ store, now }, docs.map((value, i) => ({ file: 'test', line: i + 1, value })));
   if (report.rejected.length) throw new Error(`test corpus rejected: ${JSON.stringify(report.rejected)}`);
-  const corpus = await createCorpusHolder(store);
   const config = testConfig(options.env);
+  const corpus = await createCorpusHolder(store, { verifiedOnly: config.serveVerifiedOnly });
   const deps = buildServices({ config, store, corpus, log: pino({ level: 'silent' }), now });
   await options.extend?.(deps);
   const app = buildApp(deps);

@@ -70,6 +70,7 @@ const claimResponseVread: FhirPathDecl = {
   auth: 'key',
   summary: 'Read one version of a PAS ClaimResponse',
   description: 'A past version of one of your own PAS responses (the focus of id-only notifications).',
+  capability: [{ type: 'ClaimResponse' }],
   async run(input, env) {
     const v = Number(input.params.vid);
     if (!Number.isInteger(v) || v < 1) return { status: 400, code: 'invalid_parameter', message: 'The version must be a positive integer', expression: 'vid' };
@@ -113,6 +114,7 @@ const subscriptionRead: FhirPathDecl = {
   auth: 'key',
   summary: 'Read one of your Subscriptions',
   description: 'The Subscription with its current status (requested until the handshake is delivered, then active; error with the reason when delivery keeps failing).',
+  capability: [{ type: 'Subscription' }],
   async run(input, env) {
     const s = await env.subscriptions.read(env.caller.all ? null : env.caller.owner, input.params.id ?? '');
     return s ? { body: s } : { status: 404, code: 'not_found', message: 'No such Subscription among yours', expression: 'id' };
@@ -127,6 +129,7 @@ const subscriptionStatus: FhirPathDecl = {
   auth: 'key',
   summary: 'Subscription $status',
   description: 'A searchset Bundle with the SubscriptionStatus (status, events since start, last delivery error).',
+  capability: [{ type: 'Subscription' }],
   async run(input, env) {
     const b = await env.subscriptions.status(env.caller.all ? null : env.caller.owner, input.params.id ?? '');
     return b ? { body: b } : { status: 404, code: 'not_found', message: 'No such Subscription among yours', expression: 'id' };

@@ -77,7 +77,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
       responses: {
         '200': { description: 'Cards and system actions', schema: CdsResponseSchema },
         '400': { description: 'Not a request for this hook, or invalid state/program', schema: ErrorBody },
-        '401': { description: 'Missing or invalid x-api-key', schema: ErrorBody },
+        '401': { description: 'Missing or invalid credentials: x-api-key, or a bearer JWT signed by a registered EHR (aud = this URL)', schema: ErrorBody },
         '403': { description: 'State or program outside the key subscription', schema: ErrorBody },
         '429': { description: 'Rate limit exceeded', schema: RateLimitError },
       },

@@ -1,8 +1,10 @@
 // Endpoints 18-21 and the DTR $questionnaire-package: RouteDefs generated from the FHIR registry.
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { FHIR_DECLS, parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
+import { smartNeedOf } from '../../fhir/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
+import { publicBaseOf } from '../base-url.js';
 import { ApiError, badRequest } from '../api-error.js';
 import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../route.js';
 
@@ -19,7 +21,7 @@ const OperationOutcomeSchema = {
 
 /** The public base address (config, else the request's Host), without /v1. */
 export function baseOf(ctx: RequestContext, deps: AppDeps): string {
-  return deps.config.publicBaseUrl ?? `http://${ctx.headers.host ?? 'localhost'}`;
+  return publicBaseOf(ctx.headers, deps.config);
 }
 
 export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
@@ -86,8 +88,8 @@ function errorResponses(d: FhirDecl, auth: 'none' | 'key' = d.auth): OpenApiOper
   if (auth === 'none') return {};
   return {
     '400': oo('Invalid request: OperationOutcome whose issue.expression points at the bad element'),
-    '401': oo('Missing or invalid x-api-key'),
-    '403': oo('State, program or endpoint outside the key subscription'),
+    '401': oo('Missing or invalid credentials (x-api-key or bearer access token); WWW-Authenticate: Bearer'),
+    '403': oo('State, program or endpoint outside the subscription, or SMART scopes that do not cover the request'),
     ...(d.kind === 'path' || d.id === 'fhir-questionnaire-package' ? { '404': oo(d.id.startsWith('fhir-subscription') || d.id.startsWith('fhir-claimresponse') ? 'Not found among your own resources' : 'No verified rule (scope gap)') } : {}),
     '415': oo('Body is not application/fhir+json'),
     '429': oo('Rate limit exceeded'),
@@ -106,6 +108,7 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
     path: d.path,
     auth,
     ...(auth === 'key' ? { group: 'fhir' as const } : {}),
+    smart: () => smartNeedOf(d),
     surface: 'fhir',
     cache: STATEFUL.test(d.id) ? 'no-store' : auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
     // PAS responses and subscriptions are owner-scoped (a caller sees only its own); their addresses name no state.
@@ -157,6 +160,7 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
     out.push({
       ...common,
       id: `${d.id}-search`,
+      smart: () => smartNeedOf(d, 's'),
       method: 'GET',
       path: `/v1/${d.resourceType}`,
       handle: (ctx, deps2) => run(ctx, deps2, ctx.query),
@@ -165,6 +169,7 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
     out.push({
       ...common,
       id: `${d.id}-search-post`,
+      smart: () => smartNeedOf(d, 's'),
       method: 'POST',
       path: `/v1/${d.resourceType}/_search`,
       bodyType: 'form',
@@ -188,6 +193,7 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
     out.push({
       ...common,
       id: `${d.id}-read`,
+      smart: () => smartNeedOf(d, 'r'),
       method: 'GET',
       path: `/v1/${d.resourceType}/:id`,
       handle: (ctx, deps2) => answer(ctx, read(ctx.params.id ?? '', opEnv(ctx, deps2))),
@@ -214,6 +220,8 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
     group: 'fhir',
     surface: 'fhir',
     cache: 'no-store',
+    // An unknown operation needs the strictest scope (create) so that a token learns nothing it could not do.
+    smart: (params) => smartNeedOf(ops.find((o) => `$${o.name}` === params.op) ?? { ...ops[0]!, name: '' }),
     scope: addressScope,
     handle(ctx, deps) {
       const op = ops.find((o) => `$${o.name}` === ctx.params.op);

@@ -2,6 +2,7 @@
 import type { AppDeps, RouteDef } from '../route.js';
 import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
+import { clientAdminRoutes } from './client-admin-routes.js';
 import { cdsRoutes } from './cds-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
@@ -10,6 +11,7 @@ import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { pasAdminRoutes } from './pas-admin-routes.js';
+import { smartRoutes } from './smart-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const routes: RouteDef[] = [
@@ -22,6 +24,8 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...adminRoutes,
     ...pasAdminRoutes,
     ...accessRoutes,
+    ...smartRoutes,
+    ...clientAdminRoutes,
   ];
   routes.push(...metaRoutes(() => routes));
   return routes;

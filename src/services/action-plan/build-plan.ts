@@ -519,10 +519,14 @@ function provenance(g: Grounding, q: ActionPlanQuery, ladder: AppealLadder): Act
   if (unconfirmed && q.context.denied) caveats.push(`Some ${PROGRAM_LABELS[q.program]} appeal deadlines are unconfirmed ([M]); they are served with confidence ${FACT_CONFIDENCE.unconfirmed}.`);
   const what = subjectWords(q);
   if (g.basis === 'verified_rule') {
+    // A served rule is verified or sample (illustrative / not fully confirmed): say which.
+    const verified = g.rule!.verification.status === 'verified';
     return {
-      verified: true,
+      verified,
       basis: g.basis,
-      label: `Verified: the ${q.state} ${PROGRAM_LABELS[q.program]} rule for ${what} was checked against its official source on ${g.rule!.verification.lastVerified}.`,
+      label: verified
+        ? `Verified: the ${q.state} ${PROGRAM_LABELS[q.program]} rule for ${what} was checked against its official source on ${g.rule!.verification.lastVerified}.`
+        : `Sample: the ${q.state} ${PROGRAM_LABELS[q.program]} rule for ${what} is a sample rule (illustrative or not fully confirmed, compiled ${g.rule!.verification.lastVerified}); confirm it against its source.`,
       confidence: g.confidence,
       last_verified: g.rule!.verification.lastVerified,
       source_url: g.rule!.source.url,

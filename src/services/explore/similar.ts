@@ -79,6 +79,7 @@ const summary = (r: CoverageRuleDoc) => ({
   pa_required: r.requirement.paRequired,
   pa_type: r.requirement.paType,
   confidence: r.verification.confidence,
+  rule_status: r.verification.status === 'verified' ? 'verified' : 'sample',
   source_url: r.source.url,
   last_verified: r.verification.lastVerified,
 });

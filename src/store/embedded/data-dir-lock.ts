@@ -45,6 +45,8 @@ export interface LockInfo {
   /** Set by a server once it listens. */
   adminUrl?: string;
   operatorToken?: string;
+  /** SHA-256 fingerprint of the server's TLS certificate when it speaks HTTPS: the CLI pins it. */
+  tlsFingerprint256?: string;
 }
 
 export class DataDirBusyError extends Error {
@@ -80,7 +82,7 @@ export function readLock(dataDir: string): LockInfo | undefined {
 export interface HeldLock {
   info: LockInfo;
   /** Rewrites the lock with the server's admin address once it is known. */
-  publish(adminUrl: string, operatorToken: string): void;
+  publish(adminUrl: string, operatorToken: string, tlsFingerprint256?: string): void;
   release(): void;
 }
 
@@ -96,8 +98,8 @@ export function acquireLock(dataDir: string, holder: LockInfo['holder']): HeldLo
       let released = false;
       return {
         info,
-        publish(adminUrl, operatorToken) {
-          Object.assign(info, { adminUrl, operatorToken });
+        publish(adminUrl, operatorToken, tlsFingerprint256) {
+          Object.assign(info, { adminUrl, operatorToken, ...(tlsFingerprint256 ? { tlsFingerprint256 } : {}) });
           writeFileSync(path, JSON.stringify(info), { mode: 0o600 });
           if (holder === 'server') {
             try {

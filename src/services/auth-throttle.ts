@@ -1,0 +1,38 @@
+// Failed authentication, throttled per client address: every refused credential (bad key, token, assertion or
+// CDS JWT) uses one unit of the address's hourly `auth_failure` budget (RATE_LIMITS, default 100). Past it, the
+// address gets 429 on any credentialed request until the window ends, before its credentials are even looked at,
+// so guessing stays slow. Counting goes through the shared limiter (MongoDB: every instance counts together); the
+// "blocked until" mark is kept in process so that admitted traffic pays no extra store read.
+import type { LimitDecision, RateLimits } from './rate-limits.js';
+
+export interface AuthThrottle {
+  /** The refusal while this address is over its budget, else null (an in-process check). */
+  blocked(address: string, now: Date): LimitDecision | null;
+  /** Counts one failed authentication; `allowed: false` means the address is now over its budget. */
+  failed(address: string, now: Date): Promise<LimitDecision>;
+}
+
+export function createAuthThrottle(deps: { limits: RateLimits }): AuthThrottle {
+  const blockedUntil = new Map<string, number>();
+  const MAX_TRACKED = 100_000;
+  return {
+    blocked(address, now) {
+      const until = blockedUntil.get(address);
+      if (until === undefined) return null;
+      const ms = until - now.getTime();
+      if (ms <= 0) {
+        blockedUntil.delete(address);
+        return null;
+      }
+      return { allowed: false, limit: deps.limits.limitOf('auth_failure'), remaining: 0, resetSeconds: Math.ceil(ms / 1000) };
+    },
+    async failed(address, now) {
+      const d = await deps.limits.consume(`ip:${address}`, 'auth_failure', now);
+      if (!d.allowed) {
+        if (blockedUntil.size >= MAX_TRACKED) blockedUntil.clear();
+        blockedUntil.set(address, now.getTime() + d.resetSeconds * 1000);
+      }
+      return d;
+    },
+  };
+}
