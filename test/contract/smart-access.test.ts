@@ -69,9 +69,13 @@ describe('SMART Backend Services, bearer tokens and signed CDS Hooks JWTs', () =
         scopes_supported: [
           'system/Basic.rs',
           'system/Claim.c',
+          'system/Claim.rs',
+          'system/ClaimResponse.rs',
           'system/InsurancePlan.rs',
           'system/MedicationKnowledge.rs',
           'system/Questionnaire.rs',
+          'system/Subscription.c',
+          'system/Subscription.rs',
           'system/*.rs',
           'system/*.cruds',
           'system/*.read',
