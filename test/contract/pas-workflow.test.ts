@@ -426,3 +426,21 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
     });
   });
 });
+
+describe('PAS automatic decisions (PAS_AUTO_DECIDE, for harnesses that cannot wait for a person)', function () {
+  this.timeout(60_000);
+  it('when PAS_AUTO_DECIDE=approve:0, then a pended item is certified through the outbox as a new version, marked as not human-reviewed', async () => {
+    const t = await makeTestApp(pasCorpus(), { env: { PUBLIC_BASE_URL: 'https://prauth.test', PAS_AUTO_DECIDE: 'approve:0' } });
+    const key = await t.key({ name: 'auto' });
+    const res = await request(t.app.handler).post('/v1/Claim/$submit').set('x-api-key', key).set('content-type', 'application/fhir+json').send(JSON.stringify(pasRequest('auto', [{ code: '42' }])));
+    const ref = res.body.entry[0].resource.preAuthRef;
+    expect(reviewCodes(res.body.entry[0].resource)).to.deep.equal([[1, 'A4']]);
+    await t.deps.outbox.drain();
+    const cr = (await request(t.app.handler).get(`/v1/ClaimResponse/${ref}`).set('x-api-key', key)).body;
+    expect(cr.meta.versionId).to.equal('2');
+    expect(reviewCodes(cr)).to.deep.equal([[1, 'A1']]);
+    expect(cr.extension).to.equal(undefined);
+    expect(cr.processNote.map((n: Json) => n.text).join(' ')).to.contain('automatic rule');
+    expectValid(cr, PAS_PROFILE.claimResponse);
+  });
+});
