@@ -19,12 +19,17 @@ export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'imp
   format: ['application/fhir+json', 'json'],
   implementationGuide: Object.values(IMPLEMENTATION_GUIDES).map((g) => `${g.canonical}|${g.version}`),
   restDocumentation:
-    'Paths are under {base}/v1. The formulary is served as one searchset Bundle per state and program at GET /formulary/{state}/{program}; ' +
-    'DTR questionnaires at GET /dtr/questionnaire/{state}/{program}/{code}. CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
+    'Paths are under {base}/v1. US Drug Formulary: read and search of InsurancePlan, Basic (FormularyItem), MedicationKnowledge and ' +
+    'Location at /{type}/{id}, /{type}?params and POST /{type}/_search (form body); searchset Bundles page with _count and next links; ' +
+    'unknown parameters are ignored (reported in an OperationOutcome entry, left out of the self link) or, with Prefer: handling=strict, a 400. ' +
+    'One formulary Bundle per state and program at GET /formulary/{state}/{program}; DTR questionnaires at GET /dtr/questionnaire/{state}/{program}/{code}. ' +
+    'CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
   securityDescription:
     'SMART Backend Services: a registered client gets an access token at the token endpoint (oauth-uris extension; ' +
     'client_credentials with a private_key_jwt assertion signed RS384 or ES384; discovery at /.well-known/smart-configuration) and ' +
-    'sends it as Authorization: Bearer. An API key (a UUID v4 issued per subscription) in the x-api-key header works as well. /metadata is public. ' +
+    'sends it as Authorization: Bearer. An API key (a UUID v4 issued per subscription) in the x-api-key header works as well. /metadata is public, ' +
+    'and so are the US Drug Formulary read and search endpoints unless the operator sets FORMULARY_PUBLIC=false. ' +
     'A client or key is scoped to states, programs and endpoint groups; out-of-scope requests answer 403 with an OperationOutcome, as does a ' +
-    'token whose SMART scopes do not cover the request; a missing, invalid or expired credential answers 401 with WWW-Authenticate: Bearer.',
+    'token whose SMART scopes do not cover the request; formulary searches and reads see only what the credential covers; ' +
+    'a missing, invalid or expired credential answers 401 with WWW-Authenticate: Bearer.',
 };

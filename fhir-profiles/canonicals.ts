@@ -3,7 +3,7 @@
 
 /** The implementation guides we follow, with the version whose shapes we emit. */
 export const IMPLEMENTATION_GUIDES = {
-  usdf: { canonical: 'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary', version: '2.1.0' },
+  usdf: { canonical: 'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary', version: '2.0.1' },
   dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.2.0' },
   pas: { canonical: 'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas', version: '2.2.1' },
   crd: { canonical: 'http://hl7.org/fhir/us/davinci-crd/ImplementationGuide/hl7.fhir.us.davinci-crd', version: '2.2.1' },
@@ -15,7 +15,12 @@ export const USDF_PROFILE = {
   formulary: `${USDF_SD}/usdf-Formulary`,
   formularyItem: `${USDF_SD}/usdf-FormularyItem`,
   formularyDrug: `${USDF_SD}/usdf-FormularyDrug`,
+  payerInsurancePlan: `${USDF_SD}/usdf-PayerInsurancePlan`,
+  insurancePlanLocation: `${USDF_SD}/usdf-InsurancePlanLocation`,
 } as const;
+export const USDF_CAPABILITY = 'http://hl7.org/fhir/us/davinci-drug-formulary/CapabilityStatement/usdf-server';
+/** The USDF SearchParameter canonicals (base: the IG's). */
+export const USDF_SP = `${USDF}/SearchParameter`;
 export const USDF_EXT = {
   formularyReference: `${USDF_SD}/usdf-FormularyReference-extension`,
   availabilityStatus: `${USDF_SD}/usdf-AvailabilityStatus-extension`,
@@ -25,6 +30,7 @@ export const USDF_EXT = {
   priorAuthorizationNewStartsOnly: `${USDF_SD}/usdf-PriorAuthorizationNewStartsOnly-extension`,
   stepTherapyLimit: `${USDF_SD}/usdf-StepTherapyLimit-extension`,
   stepTherapyLimitNewStartsOnly: `${USDF_SD}/usdf-StepTherapyLimitNewStartsOnly-extension`,
+  availabilityPeriod: `${USDF_SD}/usdf-AvailabilityPeriod-extension`,
   quantityLimit: `${USDF_SD}/usdf-QuantityLimit-extension`,
 } as const;
 export const USDF_CS = {

@@ -8,6 +8,7 @@ import { BUILTIN_RANGES } from '../../src/services/resolve-code.js';
 import { DMEPOS_LIST, WISER_ROUTES } from './rules.js';
 import { COMPILED_ON, SRC } from './sources.js';
 import { STATES, WISER_STATES, ffsDominant } from './states.js';
+import { rxnormOf } from './rxnorm.js';
 
 // ---- Jurisdictions -----------------------------------------------------------------------------------------------
 const APPEAL_NOTES = 'Medicaid managed care: appeal to the MCO first (42 CFR 438.402, 438.408; confirm timeframes), then a State fair hearing. Medicaid fee-for-service: State fair hearing; services continue when the hearing is requested within 10 days of the action (42 CFR 431.231). CHIP: state review process under 42 CFR 457.1130-457.1170, with state-specific timeframes.';
@@ -125,7 +126,7 @@ export function drugs(): DrugCrosswalkDoc[] {
         drugClass: dc,
         generic,
         brands,
-        ...(ingredient ? { rxnorm: { ingredient } } : {}),
+        ...(ingredient || rxnormOf(`${idPart(dc)}.${idPart(generic)}`) ? { rxnorm: { ...(ingredient ? { ingredient } : {}), ...rxnormOf(`${idPart(dc)}.${idPart(generic)}`) } } : {}),
         ...(notes ? { notes } : {}),
       };
       out.push(doc);

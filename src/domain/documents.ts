@@ -115,7 +115,12 @@ export interface DrugCrosswalkDoc {
   drugClass: string;
   generic: string;
   brands: string[];
-  rxnorm?: { ingredient?: string; scd?: string[] };
+  rxnorm?: {
+    ingredient?: string;
+    scd?: string[];
+    /** The RxNorm products behind `scd`, with their NLM names (usdf-FormularyDrug code.coding). */
+    products?: { code: string; tty: 'SCD' | 'SBD' | 'GPCK' | 'BPCK'; name: string; source?: string }[];
+  };
   notes?: string;
 }
 

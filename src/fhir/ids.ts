@@ -6,6 +6,16 @@ import type { CoverageRuleDoc } from '../domain/documents.js';
 export const fhirId = (...parts: string[]): string =>
   parts.join('-').toLowerCase().replace(/[^a-z0-9.-]/g, '-').slice(0, 64);
 
+/**
+ * A FHIR id that stays unique when the parts are long: the joined form when it fits in 64 characters, else its
+ * first 51 characters, a hyphen and 12 hex characters of the SHA-256 of the whole joined form (stable: same parts,
+ * same id). Distinct parts never share an id unless the hash collides (2^-48).
+ */
+export const safeId = (...parts: string[]): string => {
+  const joined = parts.join('-').toLowerCase().replace(/[^a-z0-9.-]/g, '-');
+  return joined.length <= 64 ? joined : `${joined.slice(0, 51)}-${shortHash(joined, 12)}`;
+};
+
 export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
 /** Stable short hash for ids derived from content (same input, same id). */

@@ -28,6 +28,7 @@ export type MedicationRequest = r4.MedicationRequest;
 export type Medication = r4.Medication;
 export type OrderResource = ServiceRequest | DeviceRequest | MedicationRequest;
 export type InsurancePlan = r4.InsurancePlan;
+export type Location = r4.Location;
 export type Basic = r4.Basic;
 export type MedicationKnowledge = r4.MedicationKnowledge;
 export type QuestionnaireItem = r4.QuestionnaireItem;

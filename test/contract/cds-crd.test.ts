@@ -205,7 +205,10 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
         expect(served.has(`GET /v1/${d.resourceType}`), `${d.resourceType} search`).to.equal(codes.includes('search-type'));
         expect(served.has(`POST /v1/${d.resourceType}/_search`), `${d.resourceType} POST search`).to.equal(codes.includes('search-type'));
         expect((entry.searchParam ?? []).map((p) => p.name)).to.deep.equal(d.search ? d.searchParams.map((p) => p.name) : []);
-        if (d.search) expect((openapi.paths[`/v1/${d.resourceType}`]!.get!.parameters as Any[]).map((p) => p.name)).to.deep.equal(d.searchParams.map((p) => p.name));
+        if (d.search) {
+          const query = (openapi.paths[`/v1/${d.resourceType}`]!.get!.parameters as Any[]).filter((p) => p.in === 'query' && !['_count', '_offset', '_include'].includes(p.name));
+          expect(query.map((p) => p.name)).to.deep.equal(d.searchParams.map((p) => p.name));
+        }
       } else {
         expect(served.has(`POST /v1/${d.resourceType}/:op`)).to.equal(true);
         const op = openapi.paths[`/v1/${d.resourceType}/{op}`]!.post!;
@@ -218,12 +221,21 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
       expect(served.has(`POST /v1/cds-services/${s.id}`), s.id).to.equal(true);
       expect(openapi.paths[`/v1/cds-services/${s.id}`]?.post).to.not.equal(undefined);
     }
-    const fhirPaths = Object.keys(openapi.paths).filter((p) => /^\/v1\/(metadata|formulary|dtr|Claim|Questionnaire|Subscription|cds-services)/.test(p)).sort();
-    const declared = [...new Set([
-      ...FHIR_DECLS.map((d) => (d.kind === 'path' ? d.path.replace(/:([a-z]+)/g, '{$1}') : `/v1/${d.resourceType}/{op}`)),
+    const resourceTypes = FHIR_DECLS.flatMap((d) => (d.kind === 'path' ? [] : [d.resourceType]));
+    const fhirPaths = Object.keys(openapi.paths).filter((p) => new RegExp(`^/v1/(metadata|formulary|dtr|cds-services|Subscription|${resourceTypes.join('|')})`).test(p)).sort();
+    const declared = [
+      ...new Set(
+        FHIR_DECLS.flatMap((d) =>
+          d.kind === 'path'
+            ? [d.path.replace(/:([a-z]+)/g, '{$1}')]
+            : d.kind === 'operation'
+              ? [`/v1/${d.resourceType}/{op}`]
+              : [...(d.search ? [`/v1/${d.resourceType}`, `/v1/${d.resourceType}/_search`] : []), ...(d.read ? [`/v1/${d.resourceType}/{id}`] : [])],
+        ),
+      ),
       '/v1/cds-services',
       ...CDS_SERVICES.map((s) => `/v1/cds-services/${s.id}`),
-    ])].sort();
+    ].sort();
     expect(fhirPaths).to.deep.equal(declared);
   });
 });

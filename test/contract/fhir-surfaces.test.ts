@@ -51,12 +51,13 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(cs).to.include({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance', status: 'active' });
       expect(cs.format).to.include('application/fhir+json');
       expect(cs.implementationGuide).to.include.members([
-        'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary|2.1.0',
+        'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary|2.0.1',
         'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas|2.2.1',
         'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr|2.2.0',
       ]);
       const byType = Object.fromEntries(cs.rest[0].resource.map((r: Any) => [r.type, r]));
-      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'ClaimResponse', 'InsurancePlan', 'MedicationKnowledge', 'Questionnaire', 'Subscription']);
+      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'ClaimResponse', 'InsurancePlan', 'Location', 'MedicationKnowledge', 'Questionnaire', 'Subscription']);
+      expect(cs.instantiates).to.include('http://hl7.org/fhir/us/davinci-drug-formulary/CapabilityStatement/usdf-server');
       expect(byType.Claim.operation).to.deep.equal([
         { name: 'submit', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-submit', documentation: 'PAS (2.2.1) Claim/$submit' },
         { name: 'inquire', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-inquiry', documentation: 'PAS (2.2.1) Claim/$inquire' },
@@ -99,10 +100,14 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
             .extension.filter((e: Any) => 'valueBoolean' in e)
             .map((e: Any) => [e.url.replace(/.*\/usdf-|-extension$/g, ''), e.valueBoolean]),
         );
-      expect(flags('semaglutide')).to.deep.equal({ PriorAuthorization: false, StepTherapyLimit: true, StepTherapyLimitNewStartsOnly: true, QuantityLimit: true });
-      expect(flags('sofosbuvir')).to.deep.equal({ PriorAuthorization: true, StepTherapyLimit: false, QuantityLimit: false });
-      const sof = res.body.entry.find((e: Any) => e.resource.id === 'formularydrug-sofosbuvir').resource;
+      expect(flags('312941')).to.deep.equal({ PriorAuthorization: false, StepTherapyLimit: true, StepTherapyLimitNewStartsOnly: true, QuantityLimit: true });
+      expect(flags('1484919')).to.deep.equal({ PriorAuthorization: true, StepTherapyLimit: false, QuantityLimit: false });
+      const sof = res.body.entry.find((e: Any) => e.resource.id === 'formularydrug-1484919').resource;
       expect(sof.code.coding).to.deep.equal([{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484919' }]);
+      const sert = res.body.entry.find((e: Any) => e.resource.id === 'formularydrug-312941').resource;
+      expect(sert.code.coding).to.deep.equal([{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '312941', display: 'sertraline 50 MG Oral Tablet' }]);
+      // A class with no RxNorm-coded drug (GLP-1s, insulins here) yields no FormularyItem and no MedicationKnowledge.
+      expect(items.map((i: Any) => i.subject.reference).sort()).to.deep.equal(['MedicationKnowledge/formularydrug-1484919', 'MedicationKnowledge/formularydrug-312941']);
     });
 
     it('when the pair has no drug rule, then 404 OperationOutcome; when outside the key scope, then 403 before any lookup', async () => {

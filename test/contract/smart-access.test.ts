@@ -72,6 +72,7 @@ describe('SMART Backend Services, bearer tokens and signed CDS Hooks JWTs', () =
           'system/Claim.rs',
           'system/ClaimResponse.rs',
           'system/InsurancePlan.rs',
+          'system/Location.rs',
           'system/MedicationKnowledge.rs',
           'system/Questionnaire.rs',
           'system/Subscription.c',

@@ -47,6 +47,8 @@ export function fhirCorpus(): CanonicalDoc[] {
     mapping('tx-cpt-70553', { system: 'CPT', code: '70553', serviceCategory: 'outpatient_surgery', jurisdiction: 'TX' }),
     drug('sofosbuvir', 'hepatitis_c', 'sofosbuvir', ['Sovaldi'], { ingredient: '1484911', scd: ['1484919'] }),
     drug('semaglutide', 'glp1_weight_loss', 'semaglutide', ['Wegovy'], { ingredient: '1991302' }),
+    // RxNorm SCD confirmed in NLM VSAC (scripts/corpus/rxnorm.ts).
+    drug('sertraline', 'mental_health_antidepressants', 'sertraline', ['Zoloft'], { scd: ['312941'], products: [{ code: '312941', tty: 'SCD', name: 'sertraline 50 MG Oral Tablet' }] }),
     rule({ state: 'OK', program: 'medicare_advantage', kind: 'service', code: 'diagnostic_imaging', paRequired: false }),
     rule({ state: 'OK', program: 'medicare_advantage', kind: 'service', code: 'durable_medical_equipment', paType: 'full' }),
     rule({ state: 'MA', program: 'medicaid_mco', kind: 'service', code: 'behavioral_health_outpatient', paRequired: false, codes: [{ system: X12_1365, code: '3', display: 'Consultation' }] }),
@@ -59,6 +61,11 @@ export function fhirCorpus(): CanonicalDoc[] {
       newStartsOnly: true,
     }),
     rule({ state: 'TX', program: 'part_d', code: 'diabetes_insulin', paRequired: false }),
+    withReq(rule({ state: 'TX', program: 'part_d', code: 'mental_health_antidepressants', paType: 'step_therapy' }), {
+      stepTherapy: 'Two generic antidepressants first',
+      quantityLimit: '30 tablets per 30 days',
+      newStartsOnly: true,
+    }),
     rule({ state: 'TX', program: 'medicaid_mco', kind: 'service', code: 'advanced_imaging', paType: 'conditional' }),
     rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c', paType: 'full' }),
   ];

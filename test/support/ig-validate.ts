@@ -209,7 +209,31 @@ function isArtefact(message: string, resource: Json, sd: StructureDefinition): b
     const el = els.find((e) => e.id === `${pattern[1]}.${pattern[2]}`) as Json | undefined;
     const key = el && Object.keys(el).find((k) => k.startsWith('pattern'));
     const value = resource[pattern[2]!];
-    return !!key && el!.max !== '1' && Array.isArray(value) && value.length > 0 && value.every((v) => contains(v, el![key]));
+    // Repeating in base R4 (so an array in JSON) even where the profile narrows it to 1..1, e.g. usdf-Formulary's
+    // InsurancePlan.type (calibrated: every Formulary example of the USDF 2.0.1 package gets this message).
+    const repeats = (el?.base?.max ?? el?.max) !== '1';
+    return !!key && repeats && Array.isArray(value) && value.length > 0 && value.every((v) => contains(v, el![key]));
+  }
+  const byPattern = /^(\w+)\.(\w+): Incorrect number of values provided for slice '([^']+)': expected (\d+)\.\.(\d+|\*), but found 0$/.exec(message);
+  if (byPattern) {
+    // A slice discriminated by a pattern on a child (usdf-PayerInsurancePlan coverage:drug-coverage by type) counts 0
+    // items (calibrated: every PayerInsurancePlan example of the USDF 2.0.1 package gets this message). Re-counted
+    // here with FHIR pattern semantics.
+    const [, root, field, sliceName, min, max] = byPattern;
+    const sliced = els.find((e) => e.id === `${root}.${field}`);
+    const discriminators = sliced?.slicing?.discriminator ?? [];
+    if (discriminators.length && discriminators.every((d) => d.type === 'pattern' && /^\w+$/.test(d.path ?? ''))) {
+      const patterns = discriminators.map((d) => {
+        const child = els.find((e) => e.id === `${root}.${field}:${sliceName}.${d.path}`) as Json | undefined;
+        const key = child && Object.keys(child).find((k) => k.startsWith('pattern'));
+        return key ? { path: d.path!, pattern: child![key] } : undefined;
+      });
+      if (patterns.every(Boolean)) {
+        const items = (Array.isArray(resource[field!]) ? resource[field!] : []) as Json[];
+        const count = items.filter((it) => patterns.every((p) => contains(it[p!.path], p!.pattern))).length;
+        return count >= Number(min) && (max === '*' || count <= Number(max));
+      }
+    }
   }
   const named = /^([\w.]+): Incorrect number of values provided for slice '([^']+)'/.exec(message);
   if (named && !els.some((e) => e.path === named[1] && e.sliceName === named[2])) {

@@ -79,11 +79,12 @@ describe('unit: formulary flags and tiers', () => {
       expect(restrictionsOf({ ...r, requirement: { ...r.requirement, ...req } })).to.deep.equal(expected);
     });
   }
-  it('when the class is specialty or brand, then that tier; otherwise preferred / non-preferred by PA', () => {
-    expect(tierOf(rule({ state: 'TX', program: 'part_d', code: 'hepatitis_c' })).code).to.equal('specialty');
-    expect(tierOf(rule({ state: 'TX', program: 'part_d', code: 'brand_name_no_generic' })).code).to.equal('brand');
-    expect(tierOf(rule({ state: 'TX', program: 'part_d', code: 'adhd_stimulants' })).code).to.equal('non-preferred');
-    expect(tierOf(rule({ state: 'TX', program: 'part_d', code: 'adhd_stimulants', paRequired: false })).code).to.equal('preferred');
+  it('when the class is specialty or brand, then that USDF 2.0.1 tier; otherwise the tier is data-absent (not in the corpus)', () => {
+    expect(tierOf(rule({ state: 'TX', program: 'part_d', code: 'hepatitis_c' })).coding?.[0]?.code).to.equal('specialty');
+    expect(tierOf(rule({ state: 'TX', program: 'part_d', code: 'brand_name_no_generic' })).coding?.[0]?.code).to.equal('brand');
+    const other = tierOf(rule({ state: 'TX', program: 'part_d', code: 'adhd_stimulants' }));
+    expect(other.coding).to.equal(undefined);
+    expect(other.extension).to.deep.equal([{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }]);
   });
 });
 

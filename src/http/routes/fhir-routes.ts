@@ -130,6 +130,12 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+/** Result parameters every search route takes (documented in OpenAPI; not search parameters of the CapabilityStatement). */
+export const RESULT_PARAMS: readonly { name: string; description: string }[] = [
+  { name: '_count', description: 'Page size (default 50, at most 1000)' },
+  { name: '_offset', description: 'Where the page starts (the next/previous links carry it)' },
+  { name: '_include', description: 'Referenced resources to add (Type:param, or the bare param name)' },
+];
 /** `Prefer: handling=strict` (FHIR search: unknown parameters are an error instead of being ignored). */
 const strictOf = (ctx: RequestContext): boolean => /(^|[;,\s])handling\s*=\s*strict\b/i.test(String(ctx.headers.prefer ?? ''));
 
@@ -151,7 +157,11 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
       const env = opEnv(ctx, deps2);
       return answer(ctx, search({ params, strict: strictOf(ctx), selfBase: `${env.base}/v1/${d.resourceType}` }, env));
     };
-    const parameters = d.searchParams.map((p) => ({ name: p.name, in: 'query', required: false, description: p.documentation ?? `${p.type} search parameter`, schema: { type: 'string' } }));
+    const parameters = [
+      ...d.searchParams.map((p) => ({ name: p.name, in: 'query', required: false, description: p.documentation ?? `${p.type} search parameter`, schema: { type: 'string' } })),
+      ...RESULT_PARAMS.filter((p) => p.name !== '_include' || d.searchInclude?.length).map((p) => ({ ...p, in: 'query', required: false, schema: { type: 'string' } })),
+      { name: 'Prefer', in: 'header', required: false, description: '`handling=strict`: an unknown or unsupported parameter is a 400 instead of being ignored', schema: { type: 'string' } },
+    ];
     const responses = {
       '200': { description: `searchset Bundle of ${d.resourceType}`, schema: resourceSchema('Bundle') },
       '400': oo('Invalid search parameter value, or an unknown parameter with Prefer: handling=strict'),

@@ -217,6 +217,21 @@ export const drugCrosswalkSchema = {
       properties: {
         ingredient: { type: 'string', pattern: '^[0-9]{1,10}$' },
         scd: { type: 'array', items: { type: 'string', pattern: '^[0-9]{1,10}$' }, maxItems: 20 },
+        products: {
+          type: 'array',
+          maxItems: 20,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['code', 'tty', 'name'],
+            properties: {
+              code: { type: 'string', pattern: '^[0-9]{1,10}$' },
+              tty: { type: 'string', enum: ['SCD', 'SBD', 'GPCK', 'BPCK'] },
+              name: text(300),
+              source: text(40),
+            },
+          },
+        },
       },
     },
     notes: text(1000),

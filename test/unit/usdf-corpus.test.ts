@@ -1,0 +1,89 @@
+// The US Drug Formulary projection over the WHOLE generated sample corpus (fixtures/, built by `npm run build`):
+// ids within FHIR's 64 characters, unique per type and stable across rebuilds; every reference resolves; every
+// shape of resource validates against its USDF 2.0.1 profile; class rules with no RxNorm drug yield none.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildReadModel, type CorpusDocuments } from '../../src/corpus/read-model.js';
+import { safeId } from '../../src/fhir/ids.js';
+import { usdfIndex } from '../../src/fhir/usdf/resources.js';
+import { validateAgainst } from '../support/ig-validate.js';
+
+type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const dir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
+const read = (name: string): Any[] => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const docs = (): CorpusDocuments => ({
+  rules: read('rules.ndjson'),
+  jurisdictions: read('jurisdictions.ndjson'),
+  payers: read('payers.ndjson'),
+  drugs: read('drugs.ndjson'),
+  codeMappings: read('code-mappings.ndjson'),
+  events: [],
+  topics: [],
+});
+
+describe('unit: USDF resources over the whole sample corpus', function () {
+  this.timeout(120_000);
+  const model = buildReadModel(docs(), 1);
+  const index = usdfIndex(model);
+  const all = [...index.byType.values()].flat();
+
+  it('when projected, then every id is a FHIR id of at most 64 characters, unique per type, and the same on a rebuild', () => {
+    expect(all.length).to.be.greaterThan(1000);
+    for (const r of all) expect(r.id, `${r.resourceType}/${r.id}`).to.match(/^[A-Za-z0-9\-.]{1,64}$/);
+    for (const [type, list] of index.byType) expect(new Set(list.map((r) => r.id)).size, type).to.equal(list.length);
+    const again = usdfIndex(buildReadModel(docs(), 2));
+    for (const [type, list] of index.byType) expect(again.byType.get(type)!.map((r) => r.id), type).to.deep.equal(list.map((r) => r.id));
+  });
+
+  it('when ids would pass 64 characters, then a hash suffix keeps them unique and stable', () => {
+    const long = 'x'.repeat(70);
+    const a = safeId('formularyitem', long, 'a');
+    const b = safeId('formularyitem', long, 'b');
+    expect(a).to.have.length(64);
+    expect(b).to.have.length(64);
+    expect(a).to.not.equal(b);
+    expect(safeId('formularyitem', long, 'a')).to.equal(a);
+    expect(safeId('formulary', 'tx', 'part_d')).to.equal('formulary-tx-part-d');
+  });
+
+  it('when references are followed, then every FormularyItem subject and formulary, plan formulary and coverage area resolves', () => {
+    const ext = (r: Any, url: string) => (r.extension ?? []).filter((e: Any) => e.url.endsWith(url));
+    for (const b of index.byType.get('Basic')! as Any[]) {
+      expect(index.byRef.has(b.subject.reference), b.id).to.equal(true);
+      for (const e of ext(b, 'usdf-FormularyReference-extension')) expect(index.byRef.has(e.valueReference.reference), b.id).to.equal(true);
+    }
+    for (const p of index.byType.get('InsurancePlan')! as Any[]) {
+      for (const a of p.coverageArea ?? []) expect(index.byRef.has(a.reference), p.id).to.equal(true);
+      for (const c of p.coverage ?? []) for (const e of ext(c, 'usdf-FormularyReference-extension')) expect(index.byRef.has(e.valueReference.reference), p.id).to.equal(true);
+    }
+  });
+
+  it('when a drug class has no RxNorm-coded drug, then its rules yield no FormularyItem; every drug carries an RxNorm SCD', () => {
+    const coded = new Set(model.drugs.filter((d) => d.rxnorm?.products?.length || d.rxnorm?.scd?.length).map((d) => d.drugClass));
+    const drugRules = [...model.rulesByState.values()].flat().filter((r) => r.subject.kind === 'drug');
+    expect(drugRules.some((r) => !coded.has(r.subject.code)), 'the sample has class rules without a coded drug').to.equal(true);
+    const mks = index.byType.get('MedicationKnowledge')! as Any[];
+    for (const mk of mks) expect(mk.code.coding[0].system).to.equal('http://www.nlm.nih.gov/research/umls/rxnorm');
+    const itemCodes = new Set((index.byType.get('Basic')! as Any[]).map((b) => b.subject.reference));
+    expect(itemCodes.size).to.equal(mks.length);
+  });
+
+  it('when validated against the USDF 2.0.1 profiles, then every shape of resource the corpus yields conforms', () => {
+    // One resource per shape (profile, coded type, which extensions and flags, tier, contact, period): the projection
+    // is one function per shape, so this covers every branch without validating ten thousand items (about 1 minute).
+    const shape = (r: Any): string =>
+      JSON.stringify([
+        r.meta.profile,
+        r.type?.[0]?.coding?.[0]?.code,
+        !!r.contact,
+        !!r.period,
+        (r.extension ?? []).map((e: Any) => [e.url, e.valueBoolean, e.valueCodeableConcept?.coding?.[0]?.code]),
+      ]);
+    const sample = [...new Map(all.map((r) => [shape(r), r])).values()] as Any[];
+    expect(sample.length).to.be.within(10, 200);
+    const failures = sample.flatMap((r) => validateAgainst(r, r.meta.profile[0]).map((m) => `${r.resourceType}/${r.id}: ${m}`));
+    expect(failures.slice(0, 10)).to.deep.equal([]);
+  });
+});
