@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSubmit } from './pas-submit.js';
+import { benchCrdOrderSign } from './crd-order-sign.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
@@ -111,6 +112,7 @@ async function main(): Promise<void> {
   rows.push({ title: 'service GET /v1/rules/similar (20 connections)', rps: Math.round(similar.requests.average), p50: similar.latency.p50, p99: similar.latency.p99, non2xx: similar.non2xx + similar.errors });
   // PAS $submit at 20 connections: every call a new stored submission, then one Bundle resubmitted.
   rows.push(...(await benchSubmit(service.url, key, DURATION, 20)));
+  rows.push(await benchCrdOrderSign(service.url, key, CONNECTIONS, DURATION));
   await service.stop();
   await bare.stop();
   rows.push(median(bareRuns));

@@ -6,7 +6,9 @@ export const IMPLEMENTATION_GUIDES = {
   usdf: { canonical: 'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary', version: '2.0.1' },
   dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.2.0' },
   pas: { canonical: 'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas', version: '2.2.1' },
-  crd: { canonical: 'http://hl7.org/fhir/us/davinci-crd/ImplementationGuide/hl7.fhir.us.davinci-crd', version: '2.2.1' },
+  // CRD 2.0.1: the version CMS recommends and the public CRD server test kit checks; our coverage information is
+  // emitted in its shape (docs/fhir.md lists what 2.2 changes).
+  crd: { canonical: 'http://hl7.org/fhir/us/davinci-crd/ImplementationGuide/hl7.fhir.us.davinci-crd', version: '2.0.1' },
 } as const;
 
 const USDF = 'http://hl7.org/fhir/us/davinci-drug-formulary';
@@ -142,7 +144,18 @@ export const CRD_EXT = {
   billingOptions: `${CRD}/StructureDefinition/ext-billing-options`,
 } as const;
 export const CRD_TEMP_CS = `${CRD}/CodeSystem/temp`;
-export const CRD_VERSION = '2.2';
+export const CRD_VERSION = '2.0.1';
+/** CRD 2.0.1 profiles a system action's resource must meet (the test kit validates against them). */
+export const CRD_PROFILE = {
+  ServiceRequest: `${CRD}/StructureDefinition/profile-servicerequest`,
+  DeviceRequest: `${CRD}/StructureDefinition/profile-devicerequest`,
+  MedicationRequest: `${CRD}/StructureDefinition/profile-medicationrequest`,
+  Appointment: `${CRD}/StructureDefinition/profile-appointment`,
+  Encounter: `${CRD}/StructureDefinition/profile-encounter`,
+  NutritionOrder: `${CRD}/StructureDefinition/profile-nutritionorder`,
+  VisionPrescription: `${CRD}/StructureDefinition/profile-visionprescription`,
+  CommunicationRequest: `${CRD}/StructureDefinition/profile-communicationrequest`,
+} as const;
 export const CDS_CARD_TYPE_CS = 'http://terminology.hl7.org/CodeSystem/cdshooks-card-type';
 
 export const CODE_SYSTEMS = {

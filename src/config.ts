@@ -32,13 +32,33 @@ export interface Config {
   readonly pasAutoDecide: { action: 'approve' | 'deny'; afterSeconds: number } | undefined;
   /** How often active PAS subscriptions are checked for a due heartbeat. */
   readonly subscriptionHeartbeatCheckSeconds: number;
+  /** CRD: deadline for all reads from the EHR's FHIR server during one hook call (missing prefetch). */
+  readonly crdEhrTimeoutMs: number;
+  /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
+  readonly dtrLaunchUrl: string | undefined;
   /** PEM certificate chain and private key: both set makes the server speak HTTPS (TLS 1.2 minimum). */
   readonly tlsCertFile: string | undefined;
   readonly tlsKeyFile: string | undefined;
   /** How often the outbox looks for due messages. */
   readonly outboxPollSeconds: number;
+  /** Notify-when-ready delivery and contact protection (docs/currency.md). */
+  readonly notify: NotifyConfig;
   /** FORMULARY_PUBLIC: the US Drug Formulary read/search endpoints need no key (payers publish formularies openly). */
   readonly formularyPublic: boolean;
+}
+
+export interface NotifyConfig {
+  /** 32-byte master key (base64 or hex) for contacts at rest; unset: a key file generated at keyFile. */
+  readonly contactKey: Buffer | undefined;
+  /** Where the generated key lives: outside the data directory, so the data files alone do not reveal contacts. */
+  readonly keyFile: string;
+  /** smtp:// or smtps:// URL of the mail relay; unset: e-mail messages wait in the outbox. */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  /** SMS through the Twilio Messages API shape; unset account: SMS messages wait in the outbox. */
+  readonly sms: { apiUrl: string; accountSid: string | undefined; authToken: string | undefined; from: string | undefined; messagingServiceSid: string | undefined };
+  /** Days after which a rule counts as stale (staleness report, CLI). */
+  readonly staleDays: number;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -92,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (m) pasAutoDecide = { action: m[1] as 'approve' | 'deny', afterSeconds: Number(m[2]) };
     else problems.push(`PAS_AUTO_DECIDE must look like approve:30 or deny:30 (got '${env.PAS_AUTO_DECIDE}')`);
   }
+  const dtrLaunchUrl = env.DTR_LAUNCH_URL || undefined;
+  if (dtrLaunchUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(dtrLaunchUrl)) problems.push('DTR_LAUNCH_URL must be an http(s) URL');
   const tlsCertFile = env.TLS_CERT_FILE ? resolve(env.TLS_CERT_FILE) : undefined;
   const tlsKeyFile = env.TLS_KEY_FILE ? resolve(env.TLS_KEY_FILE) : undefined;
   if (!!tlsCertFile !== !!tlsKeyFile) problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
@@ -104,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const notify = notifyConfig(env, problems, resolve(env.PRAUTH_DATA_DIR || 'data'), int);
   const limits = parseLimits(env.RATE_LIMITS);
   problems.push(...limits.problems);
   const config: Config = {
@@ -129,9 +152,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
     pasAutoDecide,
     subscriptionHeartbeatCheckSeconds: int('SUBSCRIPTION_HEARTBEAT_CHECK_SECONDS', 5, 1, 3600),
+    crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
+    dtrLaunchUrl,
     tlsCertFile,
     tlsKeyFile,
     outboxPollSeconds: int('OUTBOX_POLL_SECONDS', 5, 1, 3600),
+    notify,
     formularyPublic: bool('FORMULARY_PUBLIC', true),
   };
   if (config.paLookupSunsetAt.getTime() - config.paLookupDeprecatedAt.getTime() < 182 * 86400_000) {
@@ -139,4 +165,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function notifyConfig(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  dataDir: string,
+  int: (name: string, dflt: number, min: number, max: number) => number,
+): NotifyConfig {
+  let contactKey: Buffer | undefined;
+  const rawKey = env.NOTIFY_CONTACT_KEY;
+  if (rawKey) {
+    const k = /^[0-9a-fA-F]{64}$/.test(rawKey) ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
+    if (k.length !== 32) problems.push('NOTIFY_CONTACT_KEY must be 32 bytes, as 64 hex digits or base64');
+    else contactKey = k;
+  }
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const mailFrom = env.MAIL_FROM || 'prauth <no-reply@localhost>';
+  if (!/@/.test(mailFrom)) problems.push('MAIL_FROM must contain an e-mail address');
+  const apiUrl = (env.SMS_API_URL || 'https://api.twilio.com').replace(/\/$/, '');
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(apiUrl)) problems.push('SMS_API_URL must be an http(s) URL');
+  const provider = env.SMS_PROVIDER || 'twilio';
+  if (provider !== 'twilio') problems.push("SMS_PROVIDER must be 'twilio' (the Twilio Messages API shape)");
+  const accountSid = env.SMS_ACCOUNT_SID || undefined;
+  const authToken = env.SMS_AUTH_TOKEN || undefined;
+  const from = env.SMS_FROM || undefined;
+  const messagingServiceSid = env.SMS_MESSAGING_SERVICE_SID || undefined;
+  if (accountSid && (!authToken || (!from && !messagingServiceSid))) problems.push('SMS_ACCOUNT_SID needs SMS_AUTH_TOKEN and SMS_FROM (or SMS_MESSAGING_SERVICE_SID)');
+  return {
+    contactKey,
+    keyFile: resolve(env.NOTIFY_KEY_FILE || `${dataDir}.contact-key`),
+    smtpUrl,
+    mailFrom,
+    sms: { apiUrl, accountSid, authToken, from, messagingServiceSid },
+    staleDays: int('STALE_DAYS', 7, 0, 36500),
+  };
 }

@@ -12,16 +12,22 @@ import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
 import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import type { AppDeps } from './http/route.js';
-import { runIngest, type IngestReport } from './ingest/run-ingest.js';
+import { runIngest, type IngestProgress, type IngestReport } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createAuthThrottle } from './services/auth-throttle.js';
 import { createClientService } from './services/clients.js';
 import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
+import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
 import { createPasService, handleAutoDecisions } from './services/pas/pas-service.js';
 import { createSubscriptionService } from './services/pas/subscriptions.js';
 import { createOutbox } from './services/outbox.js';
+import { createChangeFeed } from './services/change-feed.js';
+import { lazyVault } from './services/contact-vault.js';
+import { createIngestRuns } from './services/ingest-runs.js';
+import { createMailer, createSmsSender } from './services/notify-delivery.js';
+import { createNotifyService } from './services/notify-when-ready.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -40,11 +46,11 @@ export interface RunningService {
 }
 
 /** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
-export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (path: string) => Promise<IngestReport> {
+export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (path: string, onProgress?: IngestProgress) => Promise<IngestReport> {
   let chain: Promise<unknown> = Promise.resolve();
-  return (path) => {
+  return (path, onProgress) => {
     const run = chain.then(async () => {
-      const report = await runIngest({ store, now }, path);
+      const report = await runIngest({ store, now, ...(onProgress ? { onProgress } : {}) }, path);
       if (report.corpusChanged && corpus) await corpus.refresh();
       return report;
     });
@@ -81,11 +87,21 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const clients = createClientService({ store, now, cacheSeconds: config.keyCacheSeconds, servedResourceTypes: servedResourceTypes() });
   const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
-  const ingest = createIngester(store, corpus, now);
+  const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
   const outbox = createOutbox({ store, now, log });
   const subscriptions = createSubscriptionService({ store, now, outbox, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
   const pas = createPasService({ store, corpus, now, outbox, publish: (e) => subscriptions.publish(e), ...(config.pasAutoDecide ? { autoDecide: config.pasAutoDecide } : {}) });
   if (config.pasAutoDecide) handleAutoDecisions(outbox, pas, config.pasAutoDecide.action);
+  const changeFeed = createChangeFeed({ store });
+  const notify = createNotifyService({
+    store, corpus, outbox, limits, now, log,
+    vault: lazyVault(config.notify),
+    sendMail: createMailer(config.notify),
+    sendSms: createSmsSender(config.notify),
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const ingestRuns = createIngestRuns({ store, now, log, ingest: createIngester(store, corpus, now), afterChange: () => notify.dispatch() });
+  const ingest = (path: string) => ingestRuns.run(path, 'admin');
   return {
     ...inputs,
     keys,
@@ -95,9 +111,13 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     gate,
     demo,
     ingest,
+    ehrFetch,
     outbox,
     pas,
     subscriptions,
+    changeFeed,
+    notify,
+    ingestRuns,
   };
 }
 
@@ -147,8 +167,10 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    await deps.ingestRuns.recover();
     deps.outbox.start(config.outboxPollSeconds * 1000);
     deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
+    deps.notify.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
     loadFhirDefinitions(); // the structural validator's R4 definitions, before the first request needs them
@@ -164,8 +186,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       if (!cronValidate(config.ingestCron)) throw new Error(`INGEST_CRON is not a valid cron expression: ${config.ingestCron}`);
       const source = config.ingestSource;
       task = cronSchedule(config.ingestCron, async () => {
-        const report = await deps.ingest(source);
-        log.info({ added: report.added, changed: report.changed, rejected: report.rejected.length }, 'scheduled ingest');
+        await deps.ingestRuns.scheduled(source);
       }, { noOverlap: true, name: 'ingest' });
     }
 
@@ -185,6 +206,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
         });
         await deps.usage.stop();
         deps.subscriptions.stop();
+        await deps.notify.stop();
         await deps.outbox.stop();
         await store.close();
         lock?.release();

@@ -1,102 +1,84 @@
-// CRD 2.2 coverage requirements for order-sign / order-select: one `update` system action per in-scope draft
-// order carrying ext-coverage-information, plus an informational card only for what the extension cannot say
-// (step therapy, quantity limits, new-starts-only). Incomplete data gives `indeterminate` with a reason.
+// CRD coverage requirements for the six hooks (order-sign, order-select, order-dispatch, appointment-book,
+// encounter-start, encounter-discharge). For every request resource resolved to a verified rule: one `update`
+// system action carrying ext-coverage-information in the CRD 2.0.1 shape, and a verdict card. For every one we
+// cannot answer: no coverage information (2.0.1 has no `indeterminate`) and a card saying why. Pure: the read
+// model and the gathered hook data in, the response out.
 import type { ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import { PROGRAM_LABELS } from '../domain/vocabulary.js';
-import { CDS_CARD_TYPE_CS, PROCEDURE_CODE_SYSTEMS } from '../../fhir-profiles/canonicals.js';
-import { isoDate, questionnaireUrl, questionnaireVersion, shortHash, uuidFrom } from '../fhir/ids.js';
-import type { Coverage, OrderResource, Patient, Reference, Resource } from '../fhir/r4.js';
-import {
-  bundleLookup,
-  coverageOf,
-  isOrder,
-  orderCodings,
-  resolveCoverageContext,
-  resolveRule,
-  type CoverageContext,
-  type ExplicitHints,
-  type RuleResolution,
-} from '../fhir/resolve.js';
-import { reason, toCoverageInformation, type CoverageVerdict } from './coverage-info.js';
+import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../fhir-profiles/canonicals.js';
+import { isoDate, questionnaireUrl, questionnaireVersion } from '../fhir/ids.js';
+import type { Coverage, Organization, Patient, Reference, Resource } from '../fhir/r4.js';
+import { coverageOf, requestCodings, resolveCoverageContext, resolveRule, type CoverageContext, type ExplicitHints } from '../fhir/resolve.js';
+import { externalReferenceCard, limitsCard, unresolvedCard, verdictCard } from './cards.js';
+import { reason, toCoverageInformation, type CoverageDetail, type CoverageVerdict } from './coverage-info.js';
+import { EVALUATED_TYPES, isResource, type HookData } from './hook-data.js';
 import type { CdsCard, CdsHookRequest, CdsResponse, CdsSystemAction } from './types.js';
 
 export interface CrdOptions {
   base: string;
   now: Date;
   hints: ExplicitHints;
+  /** The caller's subscription when it names exactly one state / program (used last, and said on the card). */
+  fallback?: ExplicitHints;
+  /** SMART launch URL of the DTR app offered on verdict cards. */
+  dtrLaunchUrl?: string;
 }
 
 export interface CrdResult {
   response: CdsResponse;
-  /** The states and programs the answer was computed for (the route checks them against the key). */
+  /** The states and programs the answer was computed for (the route checks them against the subscription). */
   scope: { states: string[]; programs: string[] };
 }
 
-const isResource = (v: unknown): v is Resource => typeof v === 'object' && v !== null && typeof (v as Resource).resourceType === 'string';
-
-/** The draft orders in scope: every supported order (order-sign), or only the selected ones (order-select). */
-export function ordersInScope(req: CdsHookRequest): OrderResource[] {
-  const all = (req.context.draftOrders?.entry ?? []).map((e) => e.resource).filter(isOrder);
-  if (req.hook !== 'order-select' || !Array.isArray(req.context.selections)) return all;
-  const sel = new Set(req.context.selections);
-  return all.filter((o) => sel.has(`${o.resourceType}/${o.id}`));
+export interface CrdConfiguration {
+  coverageInfo: boolean;
+  limits: boolean;
+  maxCards: number;
 }
 
-function config(req: CdsHookRequest): { coverageInfo: boolean; maxCards: number } {
-  const c = (req.extension?.['davinci-crd.configuration'] ?? {}) as Record<string, unknown>;
+/**
+ * The hook configuration (davinci-crd.configuration): `coverage-info` (also read as `coverage`, which the CRD test
+ * kit sends) turns the coverage information (system actions and verdict cards) on or off, `limits` the limits
+ * cards, `max-cards` caps the cards. Values of the wrong type are ignored (the defaults stand).
+ */
+export function configurationOf(req: CdsHookRequest): CrdConfiguration {
+  const raw = req.extension && typeof req.extension === 'object' ? req.extension['davinci-crd.configuration'] : undefined;
+  const c = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
+  const max = c['max-cards'];
   return {
-    coverageInfo: c['coverage-info'] !== false,
-    maxCards: typeof c['max-cards'] === 'number' && c['max-cards'] >= 0 ? c['max-cards'] : 10,
+    coverageInfo: bool(c['coverage-info'], bool(c.coverage, true)),
+    limits: bool(c.limits, true),
+    maxCards: typeof max === 'number' && Number.isInteger(max) && max >= 0 ? max : 10,
   };
 }
 
-function ruleVerdict(rule: CoverageRuleDoc, res: Extract<RuleResolution, { kind: 'rule' }>, base: Pick<CoverageVerdict, 'coverage' | 'date'>, site: string): CoverageVerdict {
-  const r = rule.requirement;
-  const details: NonNullable<CoverageVerdict['details']> = [
-    { category: 'cat-other', code: 'policy-source', display: 'Policy source', value: { url: rule.source.url } },
-    { category: 'cat-other', code: 'last-verified', display: 'Rule last verified', value: { string: rule.verification.lastVerified } },
-    ...(r.criteria ? [{ category: 'cat-decisional' as const, code: 'criteria', display: 'Coverage criteria', value: { string: r.criteria } }] : []),
+function details(rule: CoverageRuleDoc): CoverageDetail[] {
+  const code = (c: string, display: string) => ({ system: PRAUTH_DETAIL_CS, code: c, display });
+  return [
+    { code: code('policy-source', 'Policy source'), value: { string: rule.source.url } },
+    { code: code('last-verified', 'Rule last verified'), value: { string: rule.verification.lastVerified } },
+    ...(rule.requirement.criteria ? [{ code: code('criteria', 'Coverage criteria'), value: { string: rule.requirement.criteria } }] : []),
   ];
-  const billingCode = res.coding.system && PROCEDURE_CODE_SYSTEMS.includes(res.coding.system) ? [{ system: res.coding.system, code: res.coding.code! }] : undefined;
-  const common = { ...base, details, ...(billingCode ? { billingCode } : {}), assertionId: rule.id };
+}
+
+/** Our rule as CRD 2.0.1 coverage information: covered, with pa-needed always (crd-ci-q2), never indeterminate. */
+export function ruleVerdict(rule: CoverageRuleDoc, coding: { system?: string; code?: string }, base: Pick<CoverageVerdict, 'coverage' | 'date'>, questionnaire: string): CoverageVerdict {
+  const r = rule.requirement;
+  const billingCode = coding.system && coding.code && PROCEDURE_CODE_SYSTEMS.includes(coding.system) ? [{ system: coding.system, code: coding.code }] : undefined;
+  const common = { ...base, details: details(rule), ...(billingCode ? { billingCode } : {}), assertionId: rule.id };
   if (!r.paRequired) return { ...common, covered: 'covered', paNeeded: 'no-auth' };
+  if (r.paType === 'notification_only') {
+    return { ...common, covered: 'covered', paNeeded: 'no-auth', reason: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${r.criteria}`)] };
+  }
   const docs = r.documentation.length > 0;
-  const withDocs = docs
-    ? {
-        docNeeded: ['clinical' as const],
-        docPurpose: ['withpa' as const],
-        questionnaire: [`${questionnaireUrl(site, rule)}|${questionnaireVersion(rule)}`],
-      }
-    : {};
-  const reasons = docs ? [reason(undefined, `Send the documentation ${rule.source.publisher} lists with the PA request: ${r.documentation.join('; ')}`)] : [];
+  const withDocs = docs ? { docNeeded: 'clinical' as const, docPurpose: ['withpa' as const], questionnaire: [questionnaire] } : {};
+  const reasons = docs ? [reason(`Send the documentation ${rule.source.publisher} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
   if (r.paType === 'conditional') {
-    return { ...common, ...withDocs, covered: 'covered', paNeeded: 'conditional', infoNeeded: ['OTH'], reason: [reason(undefined, `PA depends on the criteria: ${r.criteria}`), ...reasons] };
+    return { ...common, ...withDocs, covered: 'covered', paNeeded: 'conditional', infoNeeded: ['OTH'], reason: [reason(`Prior authorization depends on the criteria: ${r.criteria}`), ...reasons] };
   }
   return { ...common, ...withDocs, covered: 'covered', paNeeded: 'auth-needed', ...(reasons.length ? { reason: reasons } : {}) };
-}
-
-function indeterminate(base: Pick<CoverageVerdict, 'coverage' | 'date'>, why: ReturnType<typeof reason>, seed: string): CoverageVerdict {
-  return { ...base, covered: 'indeterminate', reason: [why], assertionId: `unresolved-${shortHash(seed, 16)}` };
-}
-
-function limitationCard(rule: CoverageRuleDoc, order: OrderResource, label: string, seed: string): CdsCard | undefined {
-  const r = rule.requirement;
-  const lines = [
-    ...(r.stepTherapy ? [`**Step therapy:** ${r.stepTherapy}`] : []),
-    ...(r.quantityLimit ? [`**Quantity limit:** ${r.quantityLimit}`] : []),
-    ...(r.newStartsOnly ? ['**New starts only:** members continuing therapy are not subject to this requirement.'] : []),
-  ];
-  if (!lines.length) return undefined;
-  const what = [r.stepTherapy ? 'step therapy' : '', r.quantityLimit ? 'quantity limit' : '', r.newStartsOnly ? 'new starts only' : ''].filter(Boolean).join(', ');
-  return {
-    uuid: uuidFrom(`card|${seed}`),
-    summary: `Coverage limits apply: ${what}`.slice(0, 139),
-    detail: `${lines.join('\n\n')}\n\nSource: [${rule.source.title}](${rule.source.url}), last verified ${rule.verification.lastVerified}.`,
-    indicator: 'info',
-    source: { label, url: rule.source.url, topic: { system: CDS_CARD_TYPE_CS, code: 'coverage-info', display: 'Coverage Information' } },
-    extension: { 'davinci-crd.associated-resource': [{ reference: `${order.resourceType}/${order.id}` }] },
-  };
 }
 
 function insurerLabel(model: ReadModel, cc: CoverageContext, rule: CoverageRuleDoc): string {
@@ -108,61 +90,132 @@ function insurerLabel(model: ReadModel, cc: CoverageContext, rule: CoverageRuleD
   return `${rule.jurisdiction} ${PROGRAM_LABELS[rule.program]}`;
 }
 
-export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, opts: CrdOptions): CrdResult {
-  const orders = ordersInScope(req);
-  const cfg = config(req);
-  const prefetch = req.prefetch ?? {};
-  const patient = isResource(prefetch.patient) && prefetch.patient.resourceType === 'Patient' ? (prefetch.patient as Patient) : undefined;
-  const coverageBundle = isResource(prefetch.coverage) ? prefetch.coverage : undefined;
-  const coverages = coverageOf(coverageBundle);
-  const coverage: Coverage | undefined = coverages.find((c) => c.status === 'active') ?? coverages[0];
-  const entries = [
-    ...Object.values(prefetch).flatMap((p) => (isResource(p) && p.resourceType === 'Bundle' ? ((p as { entry?: { fullUrl?: string; resource?: Resource }[] }).entry ?? []) : isResource(p) ? [{ resource: p }] : [])),
-    ...(req.context.draftOrders?.entry ?? []),
-  ];
-  const lookup = bundleLookup(entries);
-  const today = isoDate(opts.now);
-  const coverageEntry = (coverageBundle as { entry?: { fullUrl?: string; resource?: Resource }[] } | undefined)?.entry?.find((e) => e.resource === coverage);
-  const coverageRef: Reference = coverage
-    ? { reference: coverageEntry?.fullUrl ?? `Coverage/${coverage.id}` }
-    : { display: 'No Coverage was supplied in prefetch' };
+/** The payer's name as the EHR wrote it, for cards about orders we could not answer. */
+function payerName(coverage: Coverage | undefined, data: HookData, cc: CoverageContext): string {
+  if (cc.payer) return cc.payer.name;
+  for (const p of Array.isArray(coverage?.payor) ? coverage!.payor : []) {
+    if (typeof p?.display === 'string' && p.display) return p.display;
+    const org = data.lookup(p, coverage) as Organization | undefined;
+    if (org?.resourceType === 'Organization' && typeof org.name === 'string' && org.name) return org.name;
+  }
+  return 'Coverage requirements';
+}
 
-  const cc = resolveCoverageContext(model, { coverage, patient, hints: opts.hints, lookup, today });
-  const prefetchNote = coverageBundle?.resourceType === 'OperationOutcome' ? ' (the coverage prefetch was an OperationOutcome)' : prefetch.coverage === null ? ' (the coverage prefetch was null)' : '';
-  const noCoverage = !coverage && !(opts.hints.state && opts.hints.program);
+interface CoverageUse {
+  coverage?: Coverage;
+  /** The Coverage's fullUrl, else Coverage/{id}. */
+  ref?: string;
+  cc: CoverageContext;
+  label: string;
+}
+
+export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, data: HookData, opts: CrdOptions): CrdResult {
+  const cfg = configurationOf(req);
+  const coverages = coverageOf(data.coverage);
+  const entries = isResource(data.coverage) && data.coverage.resourceType === 'Bundle' ? (data.coverage as { entry?: unknown }).entry : undefined;
+  const fullUrls = new Map<unknown, string>();
+  for (const e of Array.isArray(entries) ? (entries as { fullUrl?: unknown; resource?: unknown }[]) : []) if (e && typeof e.fullUrl === 'string' && e.fullUrl) fullUrls.set(e.resource, e.fullUrl);
+  const today = isoDate(opts.now);
+  const uses = new Map<Coverage | undefined, CoverageUse>();
+  const use = (coverage: Coverage | undefined): CoverageUse => {
+    let u = uses.get(coverage);
+    if (!u) {
+      const cc = resolveCoverageContext(model, { coverage, patient: data.patient as Patient | undefined, hints: opts.hints, lookup: data.lookup, today, fallback: opts.fallback });
+      const ref = coverage ? (fullUrls.get(coverage) ?? (typeof coverage.id === 'string' && coverage.id ? `Coverage/${coverage.id}` : undefined)) : undefined;
+      u = { coverage, ...(ref ? { ref } : {}), cc, label: payerName(coverage, data, cc) };
+      uses.set(coverage, u);
+    }
+    return u;
+  };
+  const defaultCoverage: Coverage | undefined = coverages.find((c) => c.status === 'active') ?? coverages[0];
+  /** The Coverage an order names in `insurance` when the request holds it, else the patient's first active one. */
+  const coverageOfTarget = (target: Resource): Coverage | undefined => {
+    const insurance = (target as { insurance?: unknown }).insurance;
+    for (const ref of Array.isArray(insurance) ? insurance : []) {
+      const c = data.lookup(ref as Reference, target);
+      if (c?.resourceType === 'Coverage' && coverages.includes(c as Coverage)) return c as Coverage;
+    }
+    return defaultCoverage;
+  };
+  const fetchNote = data.notes.length ? ` ${data.notes.join('; ')}.` : '';
 
   const systemActions: CdsSystemAction[] = [];
   const cards: CdsCard[] = [];
+  const limits: CdsCard[] = [];
+  const resolved: CoverageRuleDoc[] = [];
+  /** Rules whose verdict card links the DTR app instead of the source: their sources go on the External Reference card. */
+  const unlinked: CoverageRuleDoc[] = [];
   const scope = { states: new Set<string>(), programs: new Set<string>() };
-  for (const order of orders) {
-    const seed = `${req.hookInstance}|${order.resourceType}/${order.id}`;
-    const base = { coverage: coverageRef, date: today };
-    let verdict: CoverageVerdict;
-    if (noCoverage) {
-      verdict = indeterminate(base, reason('coverage-not-found', `No Coverage for the patient was supplied${prefetchNote}; this service does not query the EHR's FHIR server`), seed);
-    } else if (!cc.state || !cc.program) {
-      verdict = indeterminate(base, reason(undefined, `Cannot tell the member's state and program: ${cc.basis.filter((b) => b.includes('unknown')).join('; ')}`), seed);
-    } else {
-      scope.states.add(cc.state);
-      scope.programs.add(cc.program);
-      const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, orderCodings(order, lookup));
-      if (res.kind === 'rule') {
-        verdict = ruleVerdict(res.rule, res, base, opts.base);
-        const card = limitationCard(res.rule, order, insurerLabel(model, cc, res.rule), seed);
-        if (card) cards.push(card);
-      } else if (res.kind === 'no-rule') {
-        verdict = indeterminate(base, reason(undefined, `No verified rule yet for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}' (${res.via})`), seed);
-      } else {
-        const codes = res.codings.map((c) => `${c.system ?? '?'}|${c.code ?? '?'}`).join(', ') || 'none';
-        verdict = indeterminate(base, reason(undefined, `None of the order's codes is in our CPT/HCPCS/RxNorm code lists: ${codes}`), seed);
-      }
+  const evaluable = new Set<string>(EVALUATED_TYPES);
+
+  for (const target of data.targets) {
+    const seed = `${req.hookInstance}|${target.resourceType}/${target.id}`;
+    const u = use(coverageOfTarget(target));
+    const { cc, coverage } = u;
+    const unresolved = (why: string) => cards.push(unresolvedCard(target, why, u.label, seed));
+    if (!evaluable.has(target.resourceType)) {
+      unresolved(`This service evaluates ServiceRequest, DeviceRequest, MedicationRequest, Appointment and Encounter resources; a ${target.resourceType} is not evaluated.`);
+      continue;
     }
-    const updated = structuredClone(order) as OrderResource;
-    updated.extension = [...(updated.extension ?? []), toCoverageInformation(verdict)];
-    systemActions.push({ type: 'update', description: `Coverage information for ${order.resourceType}/${order.id ?? '(no id)'}`, resource: updated });
+    if (!coverage || !u.ref) {
+      const why = data.coverageNull ? 'the EHR reported no Coverage for the patient (prefetch null)' : 'no Coverage was supplied in prefetch or could be read from the EHR';
+      unresolved(`Coverage requirements need the patient's Coverage: ${why}.${fetchNote}`);
+      continue;
+    }
+    if (!cc.state || !cc.program) {
+      unresolved(`Cannot tell the member's state and program: ${cc.basis.filter((b) => b.includes('unknown')).join('; ')}.${fetchNote}`);
+      continue;
+    }
+    scope.states.add(cc.state);
+    scope.programs.add(cc.program);
+    const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, requestCodings(target, data.lookup));
+    if (res.kind === 'no-rule') {
+      unresolved(`No verified rule yet for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via}).`);
+      continue;
+    }
+    if (res.kind === 'unmapped') {
+      const codes = res.codings.map((c) => `${c.system ?? '?'}|${c.code ?? '?'}`).join(', ') || 'none';
+      unresolved(`None of the codes is in our CPT/HCPCS/RxNorm code lists: ${codes}.${fetchNote}`);
+      continue;
+    }
+    const rule = res.rule;
+    resolved.push(rule);
+    const questionnaire = `${questionnaireUrl(opts.base, rule)}|${questionnaireVersion(rule)}`;
+    const verdict = ruleVerdict(rule, res.coding, { coverage: { reference: u.ref }, date: today }, questionnaire);
+    // resp-37: only the extension changes (a shallow copy: nothing nested is modified).
+    const own = (target as { extension?: unknown }).extension;
+    const updated = { ...target, extension: [...(Array.isArray(own) ? own : []), toCoverageInformation(verdict)] } as Resource;
+    systemActions.push({ type: 'update', description: `Coverage information for ${target.resourceType}/${target.id ?? '(no id)'}`, resource: updated });
+    const insurer = insurerLabel(model, cc, rule);
+    cards.push(
+      verdictCard({
+        rule,
+        target,
+        coding: res.coding,
+        label: insurer,
+        basis: cc.basis,
+        ...(verdict.questionnaire ? { questionnaire } : {}),
+        coverageRef: u.ref,
+        ...(opts.dtrLaunchUrl ? { dtrLaunchUrl: opts.dtrLaunchUrl } : {}),
+        seed,
+      }),
+    );
+    if (verdict.questionnaire && opts.dtrLaunchUrl) unlinked.push(rule);
+    const lim = limitsCard(rule, target, insurer, seed);
+    if (lim) limits.push(lim);
   }
+  for (const ref of data.missingTargets) {
+    cards.push(unresolvedCard(ref, `${ref} was not in the request's prefetch and could not be read from the EHR.${fetchNote}`, use(defaultCoverage).label, `${req.hookInstance}|${ref}`));
+  }
+  const linked = new Set(resolved.filter((r) => !unlinked.includes(r)).map((r) => r.source.url));
+  const sources = externalReferenceCard(
+    unlinked.filter((r) => !linked.has(r.source.url)),
+    unlinked[0] ? insurerLabel(model, use(defaultCoverage).cc, unlinked[0]) : use(defaultCoverage).label,
+    req.hookInstance,
+  );
+  const out: CdsCard[] = [...(cfg.coverageInfo ? cards : []), ...(cfg.limits ? limits : []), ...(cfg.coverageInfo && sources ? [sources] : [])];
   return {
-    response: { cards: cards.slice(0, cfg.maxCards), ...(cfg.coverageInfo ? { systemActions } : { systemActions: [] }) },
+    response: { cards: out.slice(0, cfg.maxCards), systemActions: cfg.coverageInfo ? systemActions : [] },
     scope: { states: [...scope.states], programs: [...scope.programs] },
   };
 }

@@ -4,7 +4,9 @@ import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import type { Config } from '../config.js';
 import { createIngester } from '../service.js';
-import type { IngestReport } from '../ingest/run-ingest.js';
+import type { IngestProgress, IngestReport } from '../ingest/run-ingest.js';
+import { createIngestRuns } from '../services/ingest-runs.js';
+import { pino } from 'pino';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
 import { createClientService, type ClientRecord, type CreateClientOptions } from '../services/clients.js';
 import { existsSync } from 'node:fs';
@@ -29,10 +31,12 @@ export interface Operator {
   createClient(options: CreateClientOptions): Promise<{ ok: true; record: ClientRecord } | { ok: false; problems: string[] }>;
   listClients(): Promise<ClientRecord[]>;
   revokeClient(id: string): Promise<ClientRecord | null>;
-  ingest(path: string): Promise<IngestReport>;
-  close(): Promise<void>;
-  /** Direct mode: the store the CLI holds (topic commands build their service over it). */
+  ingest(path: string, onProgress?: IngestProgress): Promise<IngestReport>;
+  /** Direct mode: the store this CLI holds (read-only views such as staleness use it). */
   readonly store?: DocumentStore;
+  /** Server mode: a GET on the admin interface (views the server computes). */
+  get<T>(path: string): Promise<T>;
+  close(): Promise<void>;
   /** Server mode: a call to the running server's admin interface (404 is returned, other errors throw). */
   adminCall?<T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }>;
 }
@@ -42,12 +46,16 @@ export class OperatorError extends Error {}
 function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config, warnings: string[]): Operator {
   const now = () => new Date();
   const keys = createKeyService({ store, now, cacheSeconds: 0 });
+  // Runs are recorded like the server's (trigger cli); notify-when-ready dispatch happens when a server next starts.
+  const runs = createIngestRuns({ store, now, log: pino({ level: 'silent' }), ingest: createIngester(store, undefined, now) });
   // Token scopes are not issued from the CLI, so the served resource types do not matter here.
   const clients = createClientService({ store, now, cacheSeconds: 0, servedResourceTypes: new Set() });
-  const ingest = createIngester(store, undefined, now);
   return {
     via: 'store',
     store,
+    get() {
+      return Promise.reject(new OperatorError('no server holds the data directory'));
+    },
     where: config.mongodbUri ? `MongoDB database '${config.mongodbDb}' (MONGODB_URI)` : `the embedded store in ${config.dataDir} (no server running on it)`,
     warnings,
     createKey: (o) => keys.create(o),
@@ -60,7 +68,7 @@ function direct(store: DocumentStore, lock: HeldLock | undefined, config: Config
     createClient: (o) => clients.create(o),
     listClients: () => clients.list(),
     revokeClient: (id) => clients.revoke(id),
-    ingest,
+    ingest: (path, onProgress) => runs.run(path, 'cli', onProgress),
     async close() {
       await store.close();
       lock?.release();
@@ -115,6 +123,9 @@ function remote(info: LockInfo, config: Config, warnings: string[]): Operator {
   return {
     via: 'server',
     adminCall: call,
+    async get<T>(path: string) {
+      return (await call<T>('GET', path)).data;
+    },
     where: `the embedded store in ${config.dataDir} (through the server pid ${info.pid} at ${base})`,
     warnings,
     async createKey(o) {

@@ -10,6 +10,7 @@ import type { PublicKeyRecord } from '../services/keys.js';
 import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
 import { registerPasCommands } from './commands/pas.js';
+import { ingestProgress, registerCurrencyCommands } from './commands/currency.js';
 import { list, parseGroup, parseProgram, parseState } from './parse-options.js';
 import type { ResourceType } from '../domain/documents.js';
 import { KIND_FILES, kindOf, MINIMAL_RECORDS } from '../ingest/ingest-doc.js';
@@ -38,12 +39,13 @@ function describeKey(k: PublicKeyRecord): string {
 }
 
 /** Opens the store (directly, or through the server that holds it), says what the operator should know, runs. */
-async function withOperator<T>(fn: (op: Operator) => Promise<T>, write = false): Promise<T> {
+async function withOperator<T>(fn: (op: Operator) => Promise<T>, write: boolean | ((out: T) => boolean) = false): Promise<T> {
   const op = await openOperator(loadConfig());
   for (const w of op.warnings) process.stderr.write(`prauth: warning: ${w}\n`);
   try {
     const out = await fn(op);
-    if (write) process.stderr.write(`prauth: wrote to ${op.where}\n`);
+    if (typeof write === 'function' ? write(out) : write) process.stderr.write(`prauth: wrote to ${op.where}\n`);
+    else if (write === false || typeof write === 'function') process.stderr.write(`prauth: read ${op.where}\n`);
     return out;
   } finally {
     await op.close();
@@ -81,11 +83,14 @@ export function buildCli(): Command {
     .action(async (path: string, opts: { json?: boolean }) => {
       const full = resolve(path);
       if (!existsSync(full)) throw new OperatorError(`${full}: no such file or directory (give an NDJSON or JSON file, or a directory of them; format: docs/ingest.md)`);
-      const report = await withOperator((op) => op.ingest(full), true);
+      const progress = ingestProgress();
+      const report = await withOperator((op) => op.ingest(full, progress.onProgress), (r) => r.corpusChanged).finally(() => progress.finish());
       if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report);
       if (report.rejected.length) process.exitCode = 2;
     });
+
+  registerCurrencyCommands(program);
 
   const keys = program.command('keys').description('Issue, list and revoke API keys');
   keys

@@ -3,7 +3,8 @@
 // assembles them.
 import type { ReadModel } from '../corpus/read-model.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
-import type { CdsHookRequest, CdsResponse } from '../cds/types.js';
+import type { CdsHookRequest, CdsResponse, CrdHook } from '../cds/types.js';
+import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Failure } from './outcome.js';
 import type { Bundle, CapabilityStatementResource, Resource } from './r4.js';
 import type { ExplicitHints } from './resolve.js';
@@ -27,6 +28,8 @@ export interface OpEnv {
   subscriptions: SubscriptionService;
   /** Who is calling: what they own, and the scope check to run before anything is stored. */
   caller: PasCaller;
+  /** What the CDS services need beyond the read model: EHR reads, the DTR launch URL, the subscription's only state/program. */
+  cds: { ehr: EhrFetcher; dtrLaunchUrl?: string; subscriptionDefault: ExplicitHints };
   /** Whether the caller's subscription covers a scope (always true on public routes): searches drop what it does not. */
   inScope(scope: Scope): boolean;
 }
@@ -112,7 +115,7 @@ export type FhirDecl = FhirPathDecl | FhirOperationDecl | FhirResourceDecl;
 
 export interface CdsServiceDecl {
   id: string;
-  hook: 'order-sign' | 'order-select';
+  hook: CrdHook;
   prefetch: Record<string, string>;
   run(req: CdsHookRequest, hints: ExplicitHints, env: OpEnv): { body: CdsResponse; scope: Scope } | Promise<{ body: CdsResponse; scope: Scope }>;
 }

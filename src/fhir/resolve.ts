@@ -3,12 +3,12 @@
 // value with a reason, never an exception.
 import { ruleKey, payerRuleKey, type ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc, JurisdictionDoc, PayerDoc } from '../domain/documents.js';
-import { isJurisdiction, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
+import { isJurisdiction, normalizeProgram, type Program, type ServiceCategory, type SubjectKind } from '../domain/vocabulary.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../services/resolve-code.js';
 import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS, SOPT_SYSTEMS } from '../../fhir-profiles/canonicals.js';
 import type { Address, Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
 
-/** Where each part of the context came from, for the reason text of an indeterminate answer. */
+/** Where each part of the context came from, for the card that says how the plan was identified (or why it was not). */
 export interface CoverageContext {
   state?: string;
   program?: Program;
@@ -321,11 +321,22 @@ function directIndex(model: ReadModel): Map<string, CoverageRuleDoc> {
  * CPT/HCPCS to a service category, through the one resolver the JSON API uses (services/resolve-code.ts): the
  * state's own PA code list first, then the national ranges of the corpus, then the built-in range table.
  */
-export function serviceForProcedureCode(model: ReadModel, state: string | undefined, code: string): (CodeResolution & { serviceCategory: CodeResolution['service_category'] }) | undefined {
+type ProcedureResolution = CodeResolution & { serviceCategory: CodeResolution['service_category'] };
+const procedureMemo = new WeakMap<ReadModel, Map<string, ProcedureResolution | null>>();
+
+export function serviceForProcedureCode(model: ReadModel, state: string | undefined, code: string): ProcedureResolution | undefined {
   const c = typeof code === 'string' ? code.trim().toUpperCase() : '';
   if (!CODE_PATTERN.test(c)) return undefined;
+  // Memoised per read model (a new corpus version is a new model): hooks resolve the same few codes all day.
+  let memo = procedureMemo.get(model);
+  if (!memo) procedureMemo.set(model, (memo = new Map()));
+  const key = `${state ?? ''}|${c}`;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit ?? undefined;
   const r = resolveCode(model, state ?? '', c);
-  return r ? { ...r, serviceCategory: r.service_category } : undefined;
+  const out = r ? { ...r, serviceCategory: r.service_category } : null;
+  if (memo.size < 50_000) memo.set(key, out);
+  return out ?? undefined;
 }
 
 export function drugClassForRxnorm(model: ReadModel, code: string): string | undefined {
@@ -356,6 +367,9 @@ export function resolveRule(model: ReadModel, ctx: { state: string; program: Pro
     if (coding.system && RXNORM_SYSTEMS.includes(coding.system)) {
       const cls = drugClassForRxnorm(model, coding.code);
       if (cls) (subject = { kind: 'drug', code: cls }), (via = `RxNorm ${coding.code} in the drug crosswalk`);
+    } else if (coding.system === CODE_SYSTEMS.actCode && ENCOUNTER_CLASS_SERVICES[coding.code]) {
+      subject = { kind: 'service', code: ENCOUNTER_CLASS_SERVICES[coding.code]! };
+      via = `Encounter class ${coding.code}`;
     } else if (coding.system && PROCEDURE_CODE_SYSTEMS.includes(coding.system)) {
       const m = serviceForProcedureCode(model, ctx.state, coding.code);
       if (m) (subject = { kind: 'service', code: m.serviceCategory }), (via = `${m.system} ${m.code} via ${m.matched_by === 'state_pa_list' ? `${ctx.state} code list` : m.matched_by === 'national_range' ? 'national range' : 'built-in national range'} ${m.mapping_id ?? m.description}`);
@@ -391,6 +405,34 @@ export function orderCodings(order: OrderResource, lookup?: Lookup): Coding[] {
     default:
       return [];
   }
+}
+
+/** Encounter classes (v3 ActCode) that name one of our service categories: inpatient stays and home health. */
+export const ENCOUNTER_CLASS_SERVICES: Readonly<Record<string, ServiceCategory>> = {
+  IMP: 'inpatient_hospital',
+  ACUTE: 'inpatient_hospital',
+  NONAC: 'inpatient_hospital',
+  HH: 'home_health',
+};
+
+/**
+ * The codings a CRD request resource carries: an order's (orderCodings); an Appointment's service types plus the
+ * codes of the orders it is based on; an Encounter's types plus its class.
+ */
+export function requestCodings(r: Resource, lookup?: Lookup): Coding[] {
+  if (isOrder(r)) return orderCodings(r, lookup);
+  const o = r as unknown as Record<string, unknown>;
+  if (r.resourceType === 'Appointment') {
+    const types = Array.isArray(o.serviceType) ? o.serviceType.flatMap(codingsOf) : [];
+    const based = (Array.isArray(o.basedOn) ? o.basedOn : []).map((b) => lookup?.(b as Reference, r)).filter(isOrder).flatMap((ord) => orderCodings(ord, lookup));
+    return [...types, ...based];
+  }
+  if (r.resourceType === 'Encounter') {
+    const types = Array.isArray(o.type) ? o.type.flatMap(codingsOf) : [];
+    const cls = o.class && typeof o.class === 'object' ? [o.class as Coding] : [];
+    return [...types, ...cls];
+  }
+  return [];
 }
 
 export const ORDER_TYPES = ['ServiceRequest', 'DeviceRequest', 'MedicationRequest'] as const;

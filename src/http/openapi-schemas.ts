@@ -147,6 +147,9 @@ export const ManifestResponse = {
         served_statuses: { type: 'array', items: { enum: ['verified', 'sample'] }, description: 'The rule statuses this server serves' },
         last_verified: { oneOf: [date, { type: 'null' }] },
         corpus_version: { type: 'integer' },
+        oldest_last_verified: { oneOf: [date, { type: 'null' }], description: 'Oldest last_verified among served rules' },
+        oldest_age_days: { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+        median_age_days: { oneOf: [{ type: 'number', minimum: 0 }, { type: 'null' }] },
       },
     },
     coverage: {

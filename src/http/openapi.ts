@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and the response schemas it names, so the
 // description cannot drift from what is served.
 import { INTERFACE_VERSION } from '../services/manifest.js';
-import { RateLimitError } from './openapi-schemas.js';
+import { ErrorBody, RateLimitError } from './openapi-schemas.js';
 import { CONTENT_TYPES } from './pipeline.js';
 import type { RouteDef } from './route.js';
 
@@ -39,6 +39,17 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
     if (r.auth !== 'none' && !responses['429']) {
       const schema = r.surface === 'fhir' ? { type: 'object', required: ['resourceType', 'issue'], properties: { resourceType: { const: 'OperationOutcome' } } } : RateLimitError;
       responses['429'] = { description: 'Too many failed authentications from this address (or the rate limit)', content: { [mediaType(CONTENT_TYPES[r.surface])]: { schema } } };
+    }
+    // What the one pipeline answers for any route of its kind, declared once here rather than per route.
+    const errorSchema = r.surface === 'fhir' ? { type: 'object', required: ['resourceType', 'issue'], properties: { resourceType: { const: 'OperationOutcome' } } } : ErrorBody;
+    const generic = (status: string, description: string) => {
+      if (!responses[status]) responses[status] = { description, content: { [mediaType(CONTENT_TYPES[r.surface])]: { schema: errorSchema } } };
+    };
+    if (r.auth === 'key' || r.auth === 'key_or_demo') generic('403', 'Outside the subscription: state, program, endpoint group or add-on (`out_of_scope` names it)');
+    if (r.method === 'POST') {
+      generic('400', 'Malformed JSON or an invalid body');
+      generic('413', 'Body larger than BODY_LIMIT');
+      generic('415', 'Body of another media type');
     }
     if (r.deprecated) {
       const ok = responses['200'] as Record<string, unknown> | undefined;

@@ -35,7 +35,7 @@ export const CORS_HEADERS: readonly [string, string][] = [
   ['Access-Control-Allow-Origin', '*'],
   [
     'Access-Control-Expose-Headers',
-    'Retry-After, Deprecation, Sunset, Link, RateLimit, RateLimit-Policy, X-Request-Id, WWW-Authenticate',
+    'Retry-After, Deprecation, Sunset, Link, RateLimit, RateLimit-Policy, X-Request-Id, WWW-Authenticate, ETag, Last-Modified',
   ],
 ];
 export const PREFLIGHT_HEADERS: readonly [string, string][] = [
@@ -267,7 +267,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     // Scope before anything reads data: the route's declared scope, from its parameters alone.
     if (principal && route.scope) ctx.authorize(route.scope(ctx));
     result = await route.handle(ctx, deps);
-    const cache = result.status < 300 ? route.cache : 'no-store';
+    const cache = result.status < 300 || result.status === 304 ? route.cache : 'no-store';
     result.headers = { ...(cache ? { 'Cache-Control': cache } : {}), ...extraHeaders, ...result.headers };
   } catch (err) {
     result = renderError(err, route.surface, input.requestId, deps.log);
@@ -284,10 +284,12 @@ const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && bo
 const STATIC_HEADERS: readonly string[] = [...SECURITY_HEADERS, ...CORS_HEADERS].flat();
 
 export function writeResult(res: ServerResponse, method: string, result: HttpResult, surface: Surface, requestId: string): void {
-  const payload = result.status === 204 ? '' : isRaw(result.body) ? result.body.raw : JSON.stringify(result.body);
+  // 204 and 304 carry no body; a route may name its own Content-Type (Atom, JSON Feed).
+  const noBody = result.status === 204 || result.status === 304;
+  const payload = noBody ? '' : isRaw(result.body) ? result.body.raw : JSON.stringify(result.body);
   const headers: string[] = [...STATIC_HEADERS, 'X-Request-Id', requestId];
-  if (result.status !== 204) headers.push('Content-Type', CONTENT_TYPES[surface], 'Content-Length', String(Buffer.byteLength(payload)));
-  if (result.headers) for (const k in result.headers) headers.push(k, result.headers[k]!);
+  if (!noBody) headers.push('Content-Type', result.headers?.['Content-Type'] ?? CONTENT_TYPES[surface], 'Content-Length', String(Buffer.byteLength(payload)));
+  if (result.headers) for (const k in result.headers) if (k !== 'Content-Type') headers.push(k, result.headers[k]!);
   res.writeHead(result.status, headers);
   res.end(method === 'HEAD' ? undefined : payload);
 }

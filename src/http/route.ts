@@ -16,7 +16,11 @@ import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
 import type { PasService } from '../services/pas/pas-service.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
+import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Outbox } from '../services/outbox.js';
+import type { ChangeFeed } from '../services/change-feed.js';
+import type { NotifyService } from '../services/notify-when-ready.js';
+import type { IngestRuns } from '../services/ingest-runs.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -87,8 +91,16 @@ export interface AppDeps {
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (path: string) => Promise<IngestReport>;
+  /** Reads from an EHR's FHIR server for CDS Hooks calls whose prefetch is missing (CRD). */
+  ehrFetch: EhrFetcher;
   /** Durable outbox for messages leaving the service (notifications, subscription deliveries). */
   outbox: Outbox;
+  /** The change log as a paged feed (Atom and JSON twin). */
+  changeFeed: ChangeFeed;
+  /** Notify-when-ready watches, their dispatch from the change log and their delivery through the outbox. */
+  notify: NotifyService;
+  /** Stored ingest run reports and the no-overlap scheduled run. */
+  ingestRuns: IngestRuns;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
   /** PAS: stored submissions, decisions, $inquire, metrics. */

@@ -1,10 +1,11 @@
 // sources -> parse -> validate (ajv) -> diff -> upsert -> change log -> corpus version.
 // Idempotent: a second run of the same input finds every record unchanged, writes nothing and says so.
-import type { CanonicalDoc, CoverageRuleDoc, ResourceType } from '../domain/documents.js';
+import type { CanonicalDoc, CoverageRuleDoc, RegulatoryEventDoc, ResourceType } from '../domain/documents.js';
 import { COLLECTION_OF, RESOURCE_TYPES } from '../domain/documents.js';
 import { stableStringify } from '../domain/stable-json.js';
 import { COLLECTIONS, bumpCorpusVersion, readCorpusVersion } from '../store/collections.js';
 import type { DocumentStore, Keyed } from '../store/port.js';
+import { eventChange, ruleFacts, type EventChangeLogEntry, type RuleFacts } from './change-facts.js';
 import { readSources, type SourceRecord } from './read-sources.js';
 import { validateDocument } from './validate.js';
 
@@ -41,12 +42,19 @@ export interface ChangeLogEntry {
   payerId?: string;
   summary: string;
   sourceUrl: string;
+  /** The served facts before (absent for an added rule) and after the change (the change feed shows old -> new). */
+  before?: RuleFacts;
+  after?: RuleFacts;
 }
 
 export interface IngestDeps {
   store: DocumentStore;
   now: () => Date;
+  /** Progress of long runs (the CLI draws a bar): records validated, then collections written. */
+  onProgress?: IngestProgress;
 }
+
+export type IngestProgress = (p: { phase: 'validate' | 'write'; done: number; total: number }) => void;
 
 /** The parts of a document that carry meaning: server-managed meta is left out of the comparison. */
 function contentOf(doc: CanonicalDoc): string {
@@ -75,7 +83,9 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
   const rejected: RejectedRecord[] = [];
   const valid = new Map<ResourceType, Map<string | number, CanonicalDoc>>(RESOURCE_TYPES.map((t) => [t, new Map()]));
 
+  let seen = 0;
   for (const rec of records) {
+    if (++seen % 500 === 0 || seen === records.length) deps.onProgress?.({ phase: 'validate', done: seen, total: records.length });
     if (rec.parseError) {
       rejected.push({ file: rec.file, line: rec.line, reason: rec.parseError });
       continue;
@@ -124,7 +134,7 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
     corpusChanged: false,
   };
   const pendingWrites: { type: ResourceType; docs: CanonicalDoc[] }[] = [];
-  const changes: Omit<ChangeLogEntry, 'id' | 'corpusVersion'>[] = [];
+  const changes: (Omit<ChangeLogEntry, 'id' | 'corpusVersion'> | Omit<EventChangeLogEntry, 'id' | 'corpusVersion'>)[] = [];
 
   for (const type of RESOURCE_TYPES) {
     const incoming = valid.get(type)!;
@@ -158,9 +168,12 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
           ...(doc.payer ? { payerId: doc.payer.id } : {}),
           summary: describeRule(doc),
           sourceUrl: doc.source.url,
+          ...(prev ? { before: ruleFacts(prev) } : {}),
+          after: ruleFacts(doc),
         });
         if (retiredNow) report.retired++;
       }
+      if (doc.resourceType === 'RegulatoryEvent') changes.push(eventChange(doc as RegulatoryEventDoc, !!before, now.toISOString()));
       if (before) counts.changed++;
       else counts.added++;
       writes.push(toWrite);
@@ -174,12 +187,13 @@ export async function ingestRecords(deps: IngestDeps, records: readonly SourceRe
 
   if (!pendingWrites.length) return report;
 
-  for (const { type, docs } of pendingWrites) {
+  for (const [i, { type, docs }] of pendingWrites.entries()) {
     await store.collection<Keyed & CanonicalDoc>(COLLECTION_OF[type]).upsertMany(docs);
+    deps.onProgress?.({ phase: 'write', done: i + 1, total: pendingWrites.length });
   }
   const version = await bumpCorpusVersion(store, now);
   if (changes.length) {
-    await store.collection<ChangeLogEntry>(COLLECTIONS.changes).upsertMany(
+    await store.collection<ChangeLogEntry | EventChangeLogEntry>(COLLECTIONS.changes).upsertMany(
       changes.map((c, i) => ({ ...c, id: `${version}-${String(i + 1).padStart(6, '0')}`, corpusVersion: version })),
     );
   }

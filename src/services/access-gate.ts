@@ -21,7 +21,7 @@ export function tooManyRequests(policy: string, d: LimitDecision, what: string):
   return new ApiError(
     429,
     'rate_limited',
-    `Rate limit exceeded: ${d.limit} requests per hour for ${what}; retry after ${d.resetSeconds} s`,
+    `Rate limit exceeded: ${d.limit} request${d.limit === 1 ? '' : 's'} per hour for ${what}; retry after ${d.resetSeconds} s`,
     { limit: d.limit, window: '1h', retry_after_seconds: d.resetSeconds },
     { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(policy, d) },
   );

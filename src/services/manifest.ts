@@ -2,6 +2,7 @@
 // CMS-0057-F effective 2024-04-08 (final, 89 FR 8758); CMS-0062-P proposed, most provisions from 2027-10-01.
 import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import type { ReadModel } from '../corpus/read-model.js';
+import { ageSummary, type AgeSummary } from './staleness.js';
 
 export const INTERFACE_VERSION = '1.0.0';
 export const SERVICE_NAME = 'prauth: prior-authorization rules service';
@@ -30,9 +31,26 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   dtr_questionnaire: 'GET /v1/dtr/questionnaire/{state}/{program}/{drug}: DTR Questionnaire (key)',
   claim_submit: 'POST /v1/Claim/$submit: PAS prior-authorization request (key)',
   openapi: 'GET /openapi.json: OpenAPI 3.1 description of this interface',
+  watch_feed: 'GET /v1/watch/feed.xml: Atom change feed of rules added, changed, retired and regulatory events (RFC 5005 paged; state, program, since)',
+  watch_feed_json: 'GET /v1/watch/feed.json: JSON Feed 1.1 twin of the change feed',
+  notify_when_ready: 'POST /v1/notify-when-ready: be told once (sms or email) when a coverage gap is filled',
+  notify_unsubscribe: 'GET /v1/notify/unsubscribe?token=: stop a notify-when-ready watch (link in every message)',
+  admin_staleness: 'GET /v1/admin/staleness: rules not re-verified within a threshold, by state and program (admin)',
+  admin_ingest_history: 'GET /v1/admin/ingest/history: stored reports of ingest runs (admin)',
 };
 
-export function buildManifest(model: ReadModel, publicBaseUrl: string | undefined): Record<string, unknown> {
+// The age summary sorts every rule's date: computed once per read model and day.
+const ageMemo = new WeakMap<ReadModel, { day: string; summary: AgeSummary }>();
+function corpusAge(model: ReadModel, now: Date): AgeSummary {
+  const day = now.toISOString().slice(0, 10);
+  const hit = ageMemo.get(model);
+  if (hit?.day === day) return hit.summary;
+  const summary = ageSummary(model.ruleById.values(), now);
+  ageMemo.set(model, { day, summary });
+  return summary;
+}
+
+export function buildManifest(model: ReadModel, publicBaseUrl: string | undefined, now: Date = new Date()): Record<string, unknown> {
   const base = publicBaseUrl ?? '';
   return {
     service: SERVICE_NAME,
@@ -50,6 +68,7 @@ export function buildManifest(model: ReadModel, publicBaseUrl: string | undefine
       served_statuses: [...model.servedStatuses],
       last_verified: model.lastVerified,
       corpus_version: model.version,
+      ...corpusAge(model, now),
       combinations: JURISDICTIONS.length * PROGRAMS.length * (DRUG_CLASSES.length + SERVICE_CATEGORIES.length),
     },
     coverage: {
@@ -78,6 +97,7 @@ export function buildManifest(model: ReadModel, publicBaseUrl: string | undefine
       openapi: `${base}/openapi.json`,
       fhir_capability_statement: `${base}/v1/metadata`,
       cds_hooks_discovery: `${base}/v1/cds-services`,
+      change_feed: `${base}/v1/watch/feed.xml`,
     },
   };
 }

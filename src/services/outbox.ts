@@ -132,7 +132,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await deliver(doc.payload, message);
     } catch (err) {
       const lastError = describeError(err);
-      if (claimedAttempts >= maxAttempts) {
+      // An error marked `permanent` (a receiver that will never accept this message) is dead-lettered at once.
+      if (claimedAttempts >= maxAttempts || (err as { permanent?: unknown } | null)?.permanent === true) {
         await col.update({ id: doc.id, attempts: claimedAttempts }, { status: 'dead', lastError });
         log.error({ outbox: doc.id, kind: doc.kind, attempts: claimedAttempts, error: lastError }, 'outbox message dead-lettered');
       } else {
@@ -196,12 +197,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     start(pollMs) {
       if (timer) return;
-      timer = setInterval(() => {
+      const tick = (): void => {
+        if (!timer) return; // stopped meanwhile
         void serial(async () => {
           await pass();
         }).catch((err: unknown) => log.warn({ error: describeError(err) }, 'outbox poll failed'));
-      }, pollMs);
+      };
+      timer = setInterval(tick, pollMs);
       timer.unref();
+      // A restart resumes at once: whatever was due when the last process stopped goes out now.
+      setImmediate(tick);
     },
     async stop() {
       if (timer) clearInterval(timer);

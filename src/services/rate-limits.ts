@@ -34,9 +34,9 @@ export interface RateLimits {
   limitOf(group: LimitGroup): number;
 }
 
-/** Endpoint groups, plus demo sessions (calls per session), demo issuance (new sessions per client address) and
- * failed authentications per client address. */
-export type LimitGroup = EndpointGroup | 'demo_session' | 'demo_issue' | 'auth_failure';
+/** Endpoint groups, plus demo sessions (calls per session), demo issuance (new sessions per client address),
+ * failed authentications per client address, and notify-when-ready requests per client address and per contact. */
+export type LimitGroup = EndpointGroup | 'demo_session' | 'demo_issue' | 'auth_failure' | 'notify_address' | 'notify_contact';
 
 export interface RateLimitOptions {
   limits: Readonly<Record<LimitGroup, number>>;
@@ -85,7 +85,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
 }
 
 export function parseLimits(raw: string | undefined): { limits: Record<LimitGroup, number>; problems: string[] } {
-  const limits: Record<string, number> = { ...DEFAULT_LIMITS, demo_session: 30, demo_issue: 10, auth_failure: 100 };
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS, demo_session: 30, demo_issue: 10, auth_failure: 100, notify_address: 20, notify_contact: 5 };
   const problems: string[] = [];
   for (const part of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)=(\d{1,9})$/.exec(part);

@@ -22,6 +22,7 @@ export const COLLECTIONS = {
   pasSubmissions: 'pas_submissions',
   pasResponses: 'pas_responses',
   pasSubscriptions: 'pas_subscriptions',
+  ingestRuns: 'ingest_runs',
 } as const;
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { CRD_EXT } from '../../fhir-profiles/canonicals.js';
+import { CRD_EXT, CRD_PROFILE, CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
+import { expectValid } from '../support/ig-validate.js';
 import { coverageInformationProblems } from '../../src/cds/coverage-info.js';
 import { buildCapabilityStatement, buildCdsDiscovery, CDS_SERVICES, FHIR_DECLS } from '../../src/fhir/registry.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
@@ -23,7 +24,8 @@ const info = (action: Any): Record<string, unknown[]> => {
   return out;
 };
 
-describe('CDS Hooks CRD: /v1/cds-services', () => {
+describe('CDS Hooks CRD: /v1/cds-services', function () {
+  this.timeout(60_000); // the first validation loads the IG packages
   let t: TestApp;
   let key: string;
   const post = (id: string, body: unknown, k: string | null = key) => {
@@ -41,17 +43,19 @@ describe('CDS Hooks CRD: /v1/cds-services', () => {
     for (const a of body.systemActions ?? []) {
       expect(a.type).to.equal('update');
       expectValidFhir(a.resource);
+      expectValid(a.resource, CRD_PROFILE[a.resource.resourceType as keyof typeof CRD_PROFILE]);
       const ext = a.resource.extension.filter((e: Any) => e.url === CRD_EXT.coverageInformation);
       expect(ext).to.have.length(1);
       expect(coverageInformationProblems(ext[0])).to.deep.equal([]);
     }
     for (const c of body.cards) {
       expect(c.summary.length).to.be.lessThan(140);
-      expect(c.source.topic.system).to.equal('http://terminology.hl7.org/CodeSystem/cdshooks-card-type');
+      expect(c.source.topic.system).to.equal(CRD_TEMP_CS);
     }
   }
+  const why = (body: Any): string[] => body.cards.filter((c: Any) => c.summary.startsWith('Coverage requirements not determined')).map((c: Any) => c.detail);
 
-  it('when discovery is fetched, then order-sign and order-select services with root-level prefetch tokens only', async () => {
+  it('when discovery is fetched, then the six CRD services with root-level prefetch tokens only', async () => {
     const res = await request(t.app.handler).get('/v1/cds-services');
     expect(res.status).to.equal(200);
     expectOpenApi(t.app.routes, res);
@@ -59,17 +63,21 @@ describe('CDS Hooks CRD: /v1/cds-services', () => {
     expect(res.body.services.map((s: Any) => [s.id, s.hook])).to.deep.equal([
       ['service-coverage-requirements', 'order-sign'],
       ['service-coverage-requirements-select', 'order-select'],
+      ['service-coverage-requirements-dispatch', 'order-dispatch'],
+      ['service-coverage-requirements-appointment', 'appointment-book'],
+      ['service-coverage-requirements-encounter-start', 'encounter-start'],
+      ['service-coverage-requirements-encounter-discharge', 'encounter-discharge'],
     ]);
     for (const s of res.body.services) {
       for (const tpl of Object.values(s.prefetch) as string[]) {
         for (const [, token] of tpl.matchAll(/\{\{([^}]*)\}\}/g)) expect(token).to.match(/^context\.[A-Za-z]+$/);
       }
-      expect(s.extension['davinci-crd.version']).to.deep.equal(['2.2']);
-      expect(s.extension['davinci-crd.configuration-options'].map((o: Any) => o.code)).to.deep.equal(['coverage-info', 'max-cards']);
+      expect(s.extension['davinci-crd.version']).to.deep.equal(['2.0.1']);
+      expect(s.extension['davinci-crd.configuration-options'].map((o: Any) => o.code)).to.deep.equal(['coverage-info', 'limits', 'max-cards']);
     }
   });
 
-  it('when the CRD order-sign example is sent, then one update system action per order with coverage information from the rules (golden)', async () => {
+  it('when the CRD order-sign example is sent, then one update system action per order with coverage information from the rules, and verdict cards (golden)', async () => {
     const res = await post('service-coverage-requirements', orderSign());
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expectOpenApi(t.app.routes, res, 'POST');
@@ -86,18 +94,25 @@ describe('CDS Hooks CRD: /v1/cds-services', () => {
       questionnaire: ['https://prauth.test/v1/dtr/questionnaire/OK/medicare_advantage/durable_medical_equipment|1'],
       'coverage-assertion-id': ['ok.medicare-advantage.s.durable-medical-equipment'],
     });
+    // CRD 2.0.1 detail values are strings (no valueUrl, no category).
     const source = (info(oxygen).detail as Any[][]).find((d) => d.some((p) => p.valueCodeableConcept?.coding?.[0]?.code === 'policy-source'))!;
-    expect(source.find((p) => p.url === 'value')!.valueUrl).to.equal('https://medicaid.ok.example.gov/pa/durable_medical_equipment');
+    expect(source.find((p) => p.url === 'value')!.valueString).to.equal('https://medicaid.ok.example.gov/pa/durable_medical_equipment');
     // resp-37: nothing but the extension changes
     const original = orderSign().context.draftOrders.entry[1].resource;
     expect({ ...oxygen.resource, extension: undefined }).to.deep.equal({ ...original, extension: undefined });
-    expect(res.body.cards).to.deep.equal([]);
+    expect(res.body.cards.map((c: Any) => c.summary)).to.deep.equal([
+      'No prior authorization required: Diagnostic imaging (Medicare Advantage (Part C), OK)',
+      'Prior authorization required: Durable medical equipment (DMEPOS) (Medicare Advantage (Part C), OK)',
+    ]);
+    expect(res.body.cards[1].source).to.deep.include({ label: 'Acme Health Plan', url: 'https://medicaid.ok.example.gov/pa/durable_medical_equipment' });
+    // No DTR app configured here: each verdict card is an External Reference card linking its rule's source.
+    expect(res.body.cards[1].links).to.deep.equal([{ label: 'durable_medical_equipment policy', url: 'https://medicaid.ok.example.gov/pa/durable_medical_equipment', type: 'absolute' }]);
   });
 
   it('when the order is a MedicationRequest with step therapy, then an informational card adds the limits the extension cannot carry', async () => {
     const body = orderSign();
     body.context.draftOrders.entry = [
-      { resource: { resourceType: 'MedicationRequest', id: 'mr1', status: 'draft', intent: 'order', subject: { reference: 'Patient/123' }, medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484911' }] } } },
+      { resource: { resourceType: 'MedicationRequest', id: 'mr1', status: 'draft', intent: 'order', subject: { reference: 'Patient/123' }, authoredOn: '2026-11-20', requester: { reference: 'Practitioner/ABC' }, medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1484911' }] } } },
       { resource: { resourceType: 'NutritionOrder', id: 'n1', status: 'draft', intent: 'order', patient: { reference: 'Patient/123' }, dateTime: '2024-01-01' } },
     ];
     const res = await post('service-coverage-requirements?state=TX&program=part_d', body);
@@ -105,55 +120,58 @@ describe('CDS Hooks CRD: /v1/cds-services', () => {
     expectValidResponse(res.body);
     expect(res.body.systemActions).to.have.length(1);
     expect(info(res.body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['tx.part-d.d.hepatitis-c']);
-    expect(res.body.cards).to.deep.equal([]);
+    expect(res.body.cards.filter((c: Any) => c.source.topic.code === 'limits')).to.deep.equal([]);
+    expect(why(res.body)[0]).to.contain('a NutritionOrder is not evaluated');
     const glp = orderSign();
     glp.context.draftOrders.entry = [{ resource: { ...body.context.draftOrders.entry[0].resource, id: 'mr2', medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1991302' }] } } }];
     const withCard = await post('service-coverage-requirements?state=TX&program=part_d', glp);
     expectValidResponse(withCard.body);
-    expect(withCard.body.cards).to.have.length(1);
-    expect(withCard.body.cards[0]).to.deep.include({ summary: 'Coverage limits apply: step therapy, quantity limit, new starts only', indicator: 'info' });
-    expect(withCard.body.cards[0].detail).to.contain('Metformin for 90 days first').and.contain('4 pens per 28 days');
-    expect(withCard.body.cards[0].source.label).to.equal('TX Medicare Part D');
-    expect(withCard.body.cards[0].extension['davinci-crd.associated-resource']).to.deep.equal([{ reference: 'MedicationRequest/mr2' }]);
+    const limits = withCard.body.cards.filter((c: Any) => c.source.topic.code === 'limits');
+    expect(limits).to.have.length(1);
+    expect(limits[0]).to.deep.include({ summary: 'Coverage limits apply: step therapy, quantity limit, new starts only', indicator: 'info' });
+    expect(limits[0].detail).to.contain('Metformin for 90 days first').and.contain('4 pens per 28 days');
+    expect(limits[0].source.label).to.equal('TX Medicare Part D');
+    expect(limits[0].extension['davinci-crd.associated-resource']).to.deep.equal([{ reference: 'MedicationRequest/mr2' }]);
     const capped = await post('service-coverage-requirements?state=TX&program=part_d', { ...glp, extension: { 'davinci-crd.configuration': { 'max-cards': 0 } } });
     expect(capped.body.cards).to.deep.equal([]);
     expect(capped.body.systemActions).to.have.length(1);
   });
 
-  it('when the payer is unknown, then indeterminate with a reason, not an error', async () => {
+  it('when the payer is unknown, then no coverage information (CRD 2.0.1 has no indeterminate) and a card saying why, not an error', async () => {
     const body = orderSign();
     body.prefetch.coverage.entry[0].resource.payor = [{ reference: 'Organization/other', display: 'Other Plan' }];
     const res = await post('service-coverage-requirements', body);
     expect(res.status).to.equal(200);
     expectValidResponse(res.body);
-    for (const a of res.body.systemActions) {
-      expect(info(a).covered).to.deep.equal(['indeterminate']);
-      expect((info(a).reason as Any[])[0].text).to.contain('program unknown');
-      expect(info(a)).to.not.have.property('pa-needed');
-    }
+    expect(res.body.systemActions).to.deep.equal([]);
+    expect(why(res.body)).to.have.length(2);
+    expect(why(res.body)[0]).to.contain('program unknown');
+    expect(res.body.cards[0].source.label).to.equal('Other Plan');
   });
 
   for (const [label, coverage] of [['missing', undefined], ['null', null], ['an OperationOutcome', { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'forbidden' }] }]] as const) {
-    it(`when the coverage prefetch is ${label}, then indeterminate with reason coverage-not-found`, async () => {
+    it(`when the coverage prefetch is ${label} (and no FHIR server is given), then no coverage information and a card saying the Coverage is missing`, async () => {
       const body = orderSign();
+      delete body.fhirServer;
       if (coverage === undefined) delete body.prefetch.coverage;
       else body.prefetch.coverage = coverage;
       const res = await post('service-coverage-requirements', body);
       expect(res.status).to.equal(200);
       expectValidResponse(res.body);
-      const reason = (info(res.body.systemActions[0]).reason as Any[])[0];
-      expect(reason.coding[0].code).to.equal('coverage-not-found');
+      expect(res.body.systemActions).to.deep.equal([]);
+      expect(why(res.body)[0]).to.contain(coverage === null ? 'the EHR reported no Coverage for the patient (prefetch null)' : 'no Coverage was supplied');
     });
   }
 
-  it('when a code has no mapping or the subject has no rule, then indeterminate saying which', async () => {
+  it('when a code has no mapping or the subject has no rule, then no coverage information for those orders and cards saying which', async () => {
     const body = orderSign();
     body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
     body.context.draftOrders.entry[1].resource.code = { coding: [{ system: 'http://loinc.org', code: '0000-0' }] };
     const res = await post('service-coverage-requirements', body);
     expectValidResponse(res.body);
-    expect((info(res.body.systemActions[0]).reason as Any[])[0].text).to.contain("No verified rule yet for OK medicare_advantage service 'advanced_imaging'");
-    expect((info(res.body.systemActions[1]).reason as Any[])[0].text).to.contain('http://loinc.org|0000-0');
+    expect(res.body.systemActions).to.deep.equal([]);
+    expect(why(res.body)[0]).to.contain("No verified rule yet for OK Medicare Advantage (Part C) service 'advanced_imaging'");
+    expect(why(res.body)[1]).to.contain('http://loinc.org|0000-0');
   });
 
   it('when context carries unknown fields, then they are ignored; when order-select names one selection, then only it is answered', async () => {

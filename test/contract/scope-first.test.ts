@@ -83,6 +83,23 @@ const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe 
     existing: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements-select?state=OK', body: { ...example('crd-2.2-order-sign-hook-request.json'), hook: 'order-select' } },
     missing: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements-select?state=CA', body: { ...example('crd-2.2-order-sign-hook-request.json'), hook: 'order-select' } },
   },
+  // The other four CRD hooks (issue 9): the same example body under each hook.
+  ...Object.fromEntries(
+    (
+      [
+        ['dispatch', 'order-dispatch'],
+        ['appointment', 'appointment-book'],
+        ['encounter-start', 'encounter-start'],
+        ['encounter-discharge', 'encounter-discharge'],
+      ] as const
+    ).map(([suffix, hook]) => [
+      `cds-service-coverage-requirements-${suffix}`,
+      {
+        existing: { method: 'POST', path: `/v1/cds-services/service-coverage-requirements-${suffix}?state=OK`, body: { ...example('crd-2.2-order-sign-hook-request.json'), hook } },
+        missing: { method: 'POST', path: `/v1/cds-services/service-coverage-requirements-${suffix}?state=CA`, body: { ...example('crd-2.2-order-sign-hook-request.json'), hook } },
+      },
+    ]),
+  ),
 };
 
 /**

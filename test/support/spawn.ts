@@ -23,7 +23,10 @@ export async function startServer(env: Record<string, string>, timeoutMs = 15_00
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave a half-started server behind (it would outlive the test run)
+      reject(new Error(`server did not start: ${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = /listening on (https?):\/\/[^:]+:(\d+)/.exec(out);
       if (m) {

@@ -88,31 +88,41 @@ describe('unit: formulary flags and tiers', () => {
   });
 });
 
-describe('unit: CRD coverage-information invariants', () => {
+describe('unit: CRD 2.0.1 coverage-information invariants', () => {
   const base: CoverageVerdict = { coverage: { reference: 'Coverage/1' }, covered: 'covered', paNeeded: 'auth-needed', date: '2026-01-01', assertionId: 'r1' };
   const cases: [string, Partial<CoverageVerdict>, string | null][] = [
     ['a plain auth-needed verdict', {}, null],
-    ['questionnaire without doc-needed', { questionnaire: ['https://x/q|1'] }, 'q1'],
-    ['not-covered with pa-needed', { covered: 'not-covered' }, 'q2'],
-    ['conditional without info-needed', { paNeeded: 'conditional' }, 'q3'],
-    ['withpa with no-auth', { paNeeded: 'no-auth', docPurpose: ['withpa'], reason: [reason(undefined, 'x')] }, 'q4'],
-    ['satisfied without satisfied-pa-id', { paNeeded: 'satisfied' }, 'q5'],
-    ['info-needed OTH without reason', { paNeeded: 'conditional', infoNeeded: ['OTH'] }, 'q6'],
-    ['doc-purpose without reason', { docNeeded: ['clinical'], docPurpose: ['withpa'] }, 'q8'],
-    ['indeterminate without reason', { covered: 'indeterminate', paNeeded: undefined }, 'q9'],
-    ['indeterminate with reason', { covered: 'indeterminate', paNeeded: undefined, reason: [reason('technical', 'down')] }, null],
+    ['questionnaire without doc-needed', { questionnaire: ['https://x/q|1'] }, 'crd-ci-q1'],
+    ['covered without pa-needed', { paNeeded: undefined }, 'crd-ci-q2'],
+    ['not-covered without pa-needed', { covered: 'not-covered', paNeeded: undefined }, null],
+    ['info-needed without anything conditional', { infoNeeded: ['performer'] }, 'crd-ci-q3'],
+    ['conditional without info-needed', { paNeeded: 'conditional' }, 'conditional requires info-needed'],
+    ['satisfied without satisfied-pa-id', { paNeeded: 'satisfied' }, 'crd-ci-q5'],
+    ['withpa with no-auth', { paNeeded: 'no-auth', docPurpose: ['withpa'], reason: [reason('x')] }, 'doc-purpose withpa'],
+    ['info-needed OTH without reason', { paNeeded: 'conditional', infoNeeded: ['OTH'] }, 'info-needed OTH requires a reason'],
+    ['doc-purpose without reason', { docNeeded: 'clinical', docPurpose: ['withpa'] }, 'doc-purpose requires a reason'],
+    ['conditional with info-needed OTH and a reason', { paNeeded: 'conditional', infoNeeded: ['OTH'], reason: [reason('depends')] }, null],
+    ['a string detail', { details: [{ code: { system: 'urn:x', code: 'c' }, value: { string: 'v' } }] }, null],
   ];
   for (const [name, over, invariant] of cases) {
     it(`when ${name}, then ${invariant ?? 'no problem'}`, () => {
-      const problems = coverageInformationProblems(toCoverageInformation({ ...base, ...over }));
+      const problems = coverageInformationProblems(toCoverageInformation({ ...base, ...over } as CoverageVerdict));
       if (invariant) expect(problems.some((p) => p.startsWith(invariant)), problems.join('; ')).to.equal(true);
       else expect(problems).to.deep.equal([]);
     });
   }
-  it('when a sub-extension is missing or duplicated, then the cardinality is reported', () => {
+  it('when a value is outside the 2.0.1 value sets (indeterminate, 2.2 detail shapes), then it is reported', () => {
     const ext = toCoverageInformation(base);
-    ext.extension = ext.extension!.filter((e) => e.url !== 'date').concat([{ url: 'covered', valueCode: 'covered' }]);
-    expect(coverageInformationProblems(ext)).to.include.members(['date: cardinality 0, expected 1..1', 'covered: cardinality 2, expected 1..1']);
+    ext.extension = ext.extension!.map((e) => (e.url === 'covered' ? { url: 'covered', valueCode: 'indeterminate' } : e));
+    ext.extension.push({ url: 'detail', extension: [{ url: 'category', valueCodeableConcept: { text: 'x' } }, { url: 'code', valueCodeableConcept: { text: 'c' } }, { url: 'value', valueUrl: 'https://x' }] });
+    const problems = coverageInformationProblems(ext);
+    expect(problems).to.include("covered: code 'indeterminate' not in the CRD 2.0.1 value set");
+    expect(problems.join(' ')).to.contain("sub-extension 'category'").and.contain('got valueUrl');
+  });
+  it('when a sub-extension is missing or duplicated, then the cardinality is reported', () => {
+    const ext = toCoverageInformation({ ...base, docNeeded: 'clinical' });
+    ext.extension = ext.extension!.filter((e) => e.url !== 'date').concat([{ url: 'covered', valueCode: 'covered' }, { url: 'doc-needed', valueCode: 'admin' }]);
+    expect(coverageInformationProblems(ext)).to.include.members(['date: cardinality 0, expected 1..1', 'covered: cardinality 2, expected 1..1', 'doc-needed: cardinality 2, expected 0..1']);
   });
 });
 

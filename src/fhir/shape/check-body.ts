@@ -49,10 +49,12 @@ function cdsProblems(body: unknown): ShapeProblem[] {
   if (isObj(body.context)) {
     const ctx = body.context;
     checkFields(ctx, 'context.', { userId: [str, false], patientId: [str, false], encounterId: [str, false], selections: [strArray, false] }, out);
-    if (ctx.draftOrders !== undefined) {
-      const problems = fhirShapeProblems(ctx.draftOrders, 'context.draftOrders');
-      if (!problems.length && (ctx.draftOrders as { resourceType?: unknown }).resourceType !== 'Bundle') {
-        out.push({ message: 'context.draftOrders must be a Bundle', expression: 'context.draftOrders' });
+    // draftOrders (order-sign, order-select) and appointments (appointment-book) are Bundles of resources.
+    for (const key of ['draftOrders', 'appointments'] as const) {
+      if (ctx[key] === undefined) continue;
+      const problems = fhirShapeProblems(ctx[key], `context.${key}`);
+      if (!problems.length && (ctx[key] as { resourceType?: unknown }).resourceType !== 'Bundle') {
+        out.push({ message: `context.${key} must be a Bundle`, expression: `context.${key}` });
       }
       out.push(...problems);
     }

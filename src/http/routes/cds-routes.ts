@@ -30,12 +30,27 @@ const DiscoverySchema = {
     },
   },
 };
+const CardSchema = {
+  type: 'object',
+  required: ['uuid', 'summary', 'indicator', 'source'],
+  properties: {
+    uuid: { type: 'string' },
+    summary: { type: 'string', maxLength: 139 },
+    detail: { type: 'string' },
+    indicator: { enum: ['info', 'warning', 'critical'] },
+    source: { type: 'object', required: ['label', 'topic'], properties: { label: { type: 'string' }, url: { type: 'string' }, topic: { type: 'object', required: ['system', 'code'] } } },
+    links: {
+      type: 'array',
+      items: { type: 'object', required: ['label', 'url', 'type'], properties: { label: { type: 'string' }, url: { type: 'string' }, type: { enum: ['absolute', 'smart'] }, appContext: { type: 'string' } } },
+    },
+  },
+};
 const CdsResponseSchema = {
   type: 'object',
-  required: ['cards'],
+  required: ['cards', 'systemActions'],
   properties: {
-    cards: { type: 'array', items: { type: 'object', required: ['uuid', 'summary', 'indicator', 'source'] } },
-    systemActions: { type: 'array', items: { type: 'object', required: ['type', 'resource'] } },
+    cards: { type: 'array', items: CardSchema },
+    systemActions: { type: 'array', items: { type: 'object', required: ['type', 'description', 'resource'], properties: { type: { const: 'update' }, resource: { type: 'object', required: ['resourceType'] } } } },
   },
 };
 
@@ -67,7 +82,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
     openapi: {
       summary: `CRD coverage requirements (${s.hook})`,
       description:
-        'CDS Hooks 1.0 / CRD 2.2: one `update` system action per draft ServiceRequest, DeviceRequest or MedicationRequest carrying ext-coverage-information, plus informational cards for coverage limits. State and program come from ?state=&program=, the request extension `prauth.state` / `prauth.program`, or the prefetched Coverage and Patient; unresolvable data answers `indeterminate` with a reason.',
+        `CDS Hooks / CRD 2.0.1, hook \`${s.hook}\`: for each request resource resolved to a verified rule, one \`update\` system action carrying ext-coverage-information (CRD 2.0.1 shape) and a verdict card (with a SMART link to DTR when documentation is needed); Instructions cards for coverage limits; an External Reference card with the policy sources. A resource we cannot answer gets no coverage information and a card saying why. State and program come from ?state=&program=, the request extension \`prauth.state\` / \`prauth.program\`, the Coverage, Patient or payer Organization (prefetched, or read from \`fhirServer\` with \`fhirAuthorization\`), or the subscription's only state / program. Prefetch: ${Object.keys(s.prefetch).join(', ')}.`,
       tags: ['cds-hooks'],
       parameters: [
         { name: 'state', in: 'query', required: false, description: 'Optional member state', schema: { type: 'string' } },

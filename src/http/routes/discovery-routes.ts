@@ -38,7 +38,7 @@ export const discoveryRoutes: RouteDef[] = [
     surface: 'json',
     cache: 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
     handle(_ctx, deps) {
-      return { status: 200, body: buildManifest(deps.corpus.current, deps.config.publicBaseUrl) };
+      return { status: 200, body: buildManifest(deps.corpus.current, deps.config.publicBaseUrl, deps.now()) };
     },
     openapi: {
       summary: 'Service manifest: dataset counts and version, coverage, federal mandates, endpoints, docs',

@@ -182,7 +182,8 @@ const askRoute: RouteDef = {
     const body = ctx.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object: {"question": "...", "state": "TX", "program": "medicaid_mco"}', 'invalid_body');
     const { question, state, program } = body as Record<string, unknown>;
-    if (typeof question !== 'string' || !question.trim()) throw badRequest("'question' is required: a non-empty string", 'missing_parameter', 'question');
+    if (question === undefined || question === null || (typeof question === 'string' && !question.trim())) throw badRequest("'question' is required: a non-empty string", 'missing_parameter', 'question');
+    if (typeof question !== 'string') throw badRequest("'question' must be a string", 'invalid_parameter', 'question');
     if (question.length > ASK_MAX_QUESTION_CHARS) throw new ApiError(413, 'payload_too_large', `'question' is longer than ${ASK_MAX_QUESTION_CHARS} characters`);
     if (state !== undefined && (typeof state !== 'string' || !/^[A-Z]{2}$/.test(state))) throw badRequest("'state' must be a USPS code such as TX (^[A-Z]{2}$)", 'invalid_parameter', 'state');
     if (program !== undefined && typeof program !== 'string') throw badRequest("'program' must be a string such as medicaid_mco", 'invalid_parameter', 'program');

@@ -1,5 +1,8 @@
 // Endpoints 18-21 and the DTR $questionnaire-package: RouteDefs generated from the FHIR registry.
 import { isFailure, type Failure } from '../../fhir/outcome.js';
+import { isSubscribed } from '../../domain/principal.js';
+import { isJurisdiction, isProgram } from '../../domain/vocabulary.js';
+import type { ExplicitHints } from '../../fhir/resolve.js';
 import { FHIR_DECLS, parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
 import { smartNeedOf } from '../../fhir/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
@@ -24,6 +27,15 @@ export function baseOf(ctx: RequestContext, deps: AppDeps): string {
   return publicBaseOf(ctx.headers, deps.config);
 }
 
+/** The subscription's only state and only program (a subscription naming one of each answers for it when a request cannot). */
+function subscriptionDefault(ctx: RequestContext): ExplicitHints {
+  const p = isSubscribed(ctx.principal) ? ctx.principal : undefined;
+  const only = (s: ReadonlySet<string> | null | undefined) => (s && s.size === 1 ? [...s][0] : undefined);
+  const state = only(p?.states);
+  const program = only(p?.programs);
+  return { ...(state && isJurisdiction(state) ? { state } : {}), ...(program && isProgram(program) ? { program } : {}) };
+}
+
 export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   model: deps.corpus.current,
   base: baseOf(ctx, deps),
@@ -32,6 +44,7 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   pas: deps.pas,
   subscriptions: deps.subscriptions,
   caller: pasCaller(ctx),
+  cds: { ehr: deps.ehrFetch, ...(deps.config.dtrLaunchUrl ? { dtrLaunchUrl: deps.config.dtrLaunchUrl } : {}), subscriptionDefault: subscriptionDefault(ctx) },
   inScope(scope) {
     try {
       ctx.authorize(scope);

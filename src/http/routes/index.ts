@@ -4,6 +4,7 @@ import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { clientAdminRoutes } from './client-admin-routes.js';
 import { cdsRoutes } from './cds-routes.js';
+import { currencyRoutes } from './currency-routes.js';
 import { decisionRoutes } from './decision-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { exploreRoutes } from './explore-routes.js';
@@ -26,6 +27,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...accessRoutes,
     ...smartRoutes,
     ...clientAdminRoutes,
+    ...currencyRoutes,
   ];
   routes.push(...metaRoutes(() => routes));
   return routes;

@@ -37,8 +37,11 @@ export function eventMatches(topic: TopicDoc, e: RegulatoryEventDoc): string[] {
     if ((s.kind === 'drug' ? topic.match.drugClasses : topic.match.serviceCategories)?.includes(s.code)) why.push(`${s.kind}:${s.code}`);
   }
   if (e.ruleId && topic.match.ruleIds?.includes(e.ruleId)) why.push(`rule:${e.ruleId}`);
+  // A keyword does not pull in an event about another CMS rule (an "interoperability" title of CMS-0062-P is not a
+  // CMS-0057-F event).
+  const otherRule = !!e.ruleId && !!topic.match.ruleIds?.length && !topic.match.ruleIds.includes(e.ruleId);
   const title = e.title.toLowerCase();
-  for (const k of topic.match.keywords ?? []) if (title.includes(k.toLowerCase())) why.push(`keyword:${k}`);
+  if (!otherRule) for (const k of topic.match.keywords ?? []) if (title.includes(k.toLowerCase())) why.push(`keyword:${k}`);
   return [...new Set(why)];
 }
 
