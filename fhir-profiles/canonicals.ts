@@ -82,15 +82,33 @@ export const SDC_PROFILE = { library: 'http://hl7.org/fhir/uv/sdc/StructureDefin
 
 const PAS = 'http://hl7.org/fhir/us/davinci-pas';
 export const PAS_PROFILE = {
+  requestBundle: `${PAS}/StructureDefinition/profile-pas-request-bundle`,
   responseBundle: `${PAS}/StructureDefinition/profile-pas-response-bundle`,
   claimResponse: `${PAS}/StructureDefinition/profile-claimresponse`,
+  claim: `${PAS}/StructureDefinition/profile-claim`,
+  claimUpdate: `${PAS}/StructureDefinition/profile-claim-update`,
+  claimInquiry: `${PAS}/StructureDefinition/profile-claim-inquiry`,
+  inquiryRequestBundle: `${PAS}/StructureDefinition/profile-pas-inquiry-request-bundle`,
+  inquiryResponseBundle: `${PAS}/StructureDefinition/profile-pas-inquiry-response-bundle`,
+  claimInquiryResponse: `${PAS}/StructureDefinition/profile-claiminquiryresponse`,
+  subscription: `${PAS}/StructureDefinition/profile-subscription`,
 } as const;
+/** The PAS SubscriptionTopic (R4 Subscriptions Backport): ClaimResponse results made ready for pended requests. */
+export const PAS_SUBSCRIPTION_TOPIC = `${PAS}/SubscriptionTopic/PASSubscriptionTopic`;
 export const PAS_EXT = {
   reviewAction: `${PAS}/StructureDefinition/extension-reviewAction`,
   reviewActionCode: `${PAS}/StructureDefinition/extension-reviewActionCode`,
   itemPreAuthIssueDate: `${PAS}/StructureDefinition/extension-itemPreAuthIssueDate`,
   identifierJurisdiction: `${PAS}/StructureDefinition/extension-identifierJurisdiction`,
   requestedService: `${PAS}/StructureDefinition/extension-requestedService`,
+  itemPreAuthPeriod: `${PAS}/StructureDefinition/extension-itemPreAuthPeriod`,
+  administrationReferenceNumber: `${PAS}/StructureDefinition/extension-administrationReferenceNumber`,
+  certificationType: `${PAS}/StructureDefinition/extension-certificationType`,
+  infoCancelled: `${PAS}/StructureDefinition/modifierextension-infoCancelled`,
+  infoChanged: `${PAS}/StructureDefinition/extension-infoChanged`,
+  errorPath: `${PAS}/StructureDefinition/extension-errorPath`,
+  errorFollowupAction: `${PAS}/StructureDefinition/extension-errorFollowupAction`,
+  claimResponseReviewer: `${PAS}/StructureDefinition/extension-claimResponseReviewer`,
 } as const;
 export const PAS_OPERATION = {
   submit: `${PAS}/OperationDefinition/Claim-submit`,
@@ -103,6 +121,40 @@ export const REVIEW_ACTION = {
   A3: 'Not Certified',
   A4: 'Pended',
 } as const;
+/** X12 1322 (Certification Type Code): `3` cancels (PAS updates). */
+export const X12_1322 = 'https://codesystem.x12.org/005010/1322';
+/** X12 901 (Reject Reason Code), bound to ClaimResponse.error.code. */
+export const X12_901 = 'https://codesystem.x12.org/005010/901';
+/** X12 889 (Follow-up Action Code), errorFollowupAction. */
+export const X12_889 = 'https://codesystem.x12.org/005010/889';
+/** X12 886 (Health Care Services Review Decision Reason Code), the reviewAction reasonCode system. */
+export const X12_886 = 'https://codesystem.x12.org/external/886';
+/**
+ * The X12 901 / 889 codes we answer business problems with. X12 code lists are licensed, not public: these values
+ * are the ones published in payers' public 278 companion guides (and 'T4' in the PAS error example), recorded
+ * from those guides, not from the X12 list itself. Confirm against the licensed list before relying on them.
+ */
+export const X12_REJECT = {
+  requiredDataMissing: { code: '15', display: 'Required application data missing' },
+  authorizationNotFound: { code: 'AA', display: 'Authorization number not found' },
+} as const;
+export const X12_FOLLOWUP = { correctAndResubmit: { code: 'C', display: 'Please correct and resubmit' } } as const;
+
+/** R4 Subscriptions Backport (hl7.fhir.uv.subscriptions-backport) URLs used by PAS 2.2.1 subscriptions. */
+const BACKPORT = 'http://hl7.org/fhir/uv/subscriptions-backport';
+export const BACKPORT_EXT = {
+  filterCriteria: `${BACKPORT}/StructureDefinition/backport-filter-criteria`,
+  payloadContent: `${BACKPORT}/StructureDefinition/backport-payload-content`,
+  heartbeatPeriod: `${BACKPORT}/StructureDefinition/backport-heartbeat-period`,
+  timeout: `${BACKPORT}/StructureDefinition/backport-timeout`,
+  maxCount: `${BACKPORT}/StructureDefinition/backport-max-count`,
+} as const;
+export const BACKPORT_PROFILE = {
+  subscription: `${BACKPORT}/StructureDefinition/backport-subscription`,
+  status: `${BACKPORT}/StructureDefinition/backport-subscription-status-r4`,
+  notification: `${BACKPORT}/StructureDefinition/backport-subscription-notification-r4`,
+} as const;
+export const SUBSCRIPTION_TOPIC_CANONICAL_EXT = 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/capabilitystatement-subscriptiontopic-canonical';
 export type ReviewActionCode = keyof typeof REVIEW_ACTION;
 
 const CRD = 'http://hl7.org/fhir/us/davinci-crd';

@@ -24,3 +24,17 @@ export const parseGroup = (v: string): EndpointGroup => {
   if (!isEndpointGroup(v)) throw new InvalidArgumentError(`'${v}' is not an endpoint group (${ENDPOINT_GROUPS.join(', ')})`);
   return v;
 };
+
+/**
+ * Revocation is idempotent: a key or client revoked earlier keeps its first revocation time, and the CLI says so.
+ * `before` is when the command started; null means no such id (exit 1).
+ */
+export function printRevocation(what: 'key' | 'client', id: string, r: { id: string; revokedAt: string | null } | null, before: number): void {
+  if (!r) {
+    process.stderr.write(`no ${what} with id ${id}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (r.revokedAt && Date.parse(r.revokedAt) < before - 1000) process.stdout.write(`${r.id} was already revoked at ${r.revokedAt}; nothing changed\n`);
+  else process.stdout.write(`revoked ${r.id}\n`);
+}

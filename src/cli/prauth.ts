@@ -9,8 +9,9 @@ import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
 import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
+import { registerPasCommands } from './commands/pas.js';
 import { ingestProgress, registerCurrencyCommands } from './commands/currency.js';
-import { list, parseGroup, parseProgram, parseState } from './parse-options.js';
+import { list, parseGroup, parseProgram, parseState, printRevocation } from './parse-options.js';
 import type { ResourceType } from '../domain/documents.js';
 import { KIND_FILES, kindOf, MINIMAL_RECORDS } from '../ingest/ingest-doc.js';
 import { DOCUMENT_SCHEMAS } from '../ingest/schemas/index.js';
@@ -136,15 +137,7 @@ export function buildCli(): Command {
     .argument('<id>', 'key id (k_...)')
     .action(async (id: string) => {
       const before = Date.now();
-      const r = await withOperator((op) => op.revokeKey(id), true);
-      if (!r) {
-        process.stderr.write(`no key with id ${id}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      // revoke is idempotent: a key revoked earlier keeps its first revocation time, and the CLI says so.
-      if (r.revokedAt && Date.parse(r.revokedAt) < before - 1000) process.stdout.write(`${r.id} was already revoked at ${r.revokedAt}; nothing changed\n`);
-      else process.stdout.write(`revoked ${r.id}\n`);
+      printRevocation('key', id, await withOperator((op) => op.revokeKey(id), true), before);
     });
   keys
     .command('usage')
@@ -179,6 +172,7 @@ export function buildCli(): Command {
       if (!kind) throw new OperatorError(`'${raw}' is not a record kind; one of ${Object.keys(KIND_FILES).join(', ')}`);
       process.stdout.write(`${JSON.stringify(opts.example ? MINIMAL_RECORDS[kind] : DOCUMENT_SCHEMAS[kind], null, 2)}\n`);
     });
+  registerPasCommands(program);
   registerClientCommands(program, withOperator);
   return program;
 }

@@ -121,6 +121,9 @@ const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
   topics: 'no state parameter: counts, jurisdictions and events are filtered to the key',
   'topic-detail': 'no state parameter: by_jurisdiction and sample events are filtered to the key',
   'rules-similar': 'an id outside the key answers exactly like an unknown id; results are filtered to the key (test/contract/explore.test.ts)',
+  'fhir-claimresponse-vread': "owner-scoped: only the caller's own PAS responses; another caller's preAuthRef answers like an unknown one (test/contract/pas-workflow.test.ts)",
+  'fhir-subscription-create': 'a Subscription names no state or program; its notifications carry only the caller\'s own requests (test/contract/pas-workflow.test.ts)',
+  'fhir-subscription-status': "owner-scoped: another caller's Subscription id answers like an unknown one (test/contract/pas-workflow.test.ts)",
 };
 const exempt = (r: RouteDef): string | undefined =>
   NO_JURISDICTIONAL_SCOPE[r.id] ??

@@ -8,7 +8,7 @@ import type { ClientKind } from '../../domain/principal.js';
 import type { Program } from '../../domain/vocabulary.js';
 import type { ClientRecord } from '../../services/clients.js';
 import { OperatorError, type Operator } from '../operator.js';
-import { list, parseGroup, parseProgram, parseState } from '../parse-options.js';
+import { list, parseGroup, parseProgram, parseState, printRevocation } from '../parse-options.js';
 
 /** Opens the store or the running server's admin interface; `write` makes it say where a write went. */
 type WithOperator = <T>(fn: (op: Operator) => Promise<T>, write?: boolean) => Promise<T>;
@@ -114,14 +114,6 @@ export function registerClientCommands(program: Command, withOperator: WithOpera
     .argument('<id>', 'client id (c_...)')
     .action(async (id: string) => {
       const before = Date.now();
-      const r = await withOperator((op) => op.revokeClient(id), true);
-      if (!r) {
-        process.stderr.write(`no client with id ${id}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      // Idempotent like keys: a client revoked earlier keeps its first revocation time, and the CLI says so.
-      if (r.revokedAt && Date.parse(r.revokedAt) < before - 1000) process.stdout.write(`${r.id} was already revoked at ${r.revokedAt}; nothing changed\n`);
-      else process.stdout.write(`revoked ${r.id}\n`);
+      printRevocation('client', id, await withOperator((op) => op.revokeClient(id), true), before);
     });
 }

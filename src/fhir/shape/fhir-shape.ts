@@ -52,16 +52,34 @@ export function fhirShapeProblems(resource: unknown, at?: string): ShapeProblem[
     return [{ message: typeof rt === 'string' ? 'resourceType is not a FHIR R4 resource type' : 'Missing resourceType', expression: at ? `${at}.resourceType` : 'resourceType' }];
   }
   const base = at ?? rt;
-  try {
-    return toProblems(validateResource(resource as Resource));
-  } catch (err) {
-    if (err instanceof OperationOutcomeError) return toProblems(err.outcome.issue ?? []);
-    // The validator itself failed on this input: still a client error, never a 500 (and nothing of it is logged).
-    return [{ message: 'The resource could not be read as FHIR R4 JSON', expression: base }];
+  // EHRs send the same Patient, Coverage and practitioners with every hook call: a bounded memo of recent
+  // verdicts (keyed by the exact JSON) spares re-validating them. Problems are stored without the caller's prefix.
+  const key = JSON.stringify(resource);
+  const memo = key.length <= MEMO_MAX_JSON ? recent.get(key) : undefined;
+  if (memo) return memo.map((p) => ({ message: p.message, expression: where(p.expression, base) }));
+  const raw = run();
+  if (key.length <= MEMO_MAX_JSON) {
+    if (recent.size >= MEMO_ENTRIES) recent.delete(recent.keys().next().value!);
+    recent.set(key, raw);
   }
-  function toProblems(issues: readonly Issue[]): ShapeProblem[] {
+  return raw.map((p) => ({ message: p.message, expression: where(p.expression, base) }));
+
+  function run(): ShapeProblem[] {
+    try {
+      return toRaw(validateResource(resource as Resource));
+    } catch (err) {
+      if (err instanceof OperationOutcomeError) return toRaw(err.outcome.issue ?? []);
+      // The validator itself failed on this input: still a client error, never a 500 (and nothing of it is logged).
+      return [{ message: 'The resource could not be read as FHIR R4 JSON', expression: rt as string }];
+    }
+  }
+  function toRaw(issues: readonly Issue[]): ShapeProblem[] {
     return issues
       .filter((i) => i.severity === 'error' || i.severity === 'fatal')
-      .map((i) => ({ message: clip(i.details?.text ?? i.diagnostics ?? 'Invalid element'), expression: where(i.expression?.[0], base) }));
+      .map((i) => ({ message: clip(i.details?.text ?? i.diagnostics ?? 'Invalid element'), expression: i.expression?.[0] ?? (rt as string) }));
   }
 }
+
+const MEMO_ENTRIES = 1_000;
+const MEMO_MAX_JSON = 16_384;
+const recent = new Map<string, ShapeProblem[]>();
