@@ -5,6 +5,7 @@ COPY src ./src
 COPY bin ./bin
 COPY fhir-profiles ./fhir-profiles
 COPY capability ./capability
+COPY cql ./cql
 COPY scripts ./scripts
 COPY fixtures/README.md fixtures/corpus.json ./fixtures/
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev

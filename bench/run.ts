@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchSubmit } from './pas-submit.js';
 import { benchCrdOrderSign } from './crd-order-sign.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
   rows.push({ title: 'service POST /v1/ask (20 connections)', rps: Math.round(ask.requests.average), p50: ask.latency.p50, p99: ask.latency.p99, non2xx: ask.non2xx + ask.errors });
   const similar = await autocannon({ url: `${service.url}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, connections: 20, duration: DURATION, headers });
   rows.push({ title: 'service GET /v1/rules/similar (20 connections)', rps: Math.round(similar.requests.average), p50: similar.latency.p50, p99: similar.latency.p99, non2xx: similar.non2xx + similar.errors });
+  // PAS $submit at 20 connections: every call a new stored submission, then one Bundle resubmitted.
+  rows.push(...(await benchSubmit(service.url, key, DURATION, 20)));
   rows.push(await benchCrdOrderSign(service.url, key, CONNECTIONS, DURATION));
   await service.stop();
   await bare.stop();

@@ -4,7 +4,7 @@
 /** The implementation guides we follow, with the version whose shapes we emit. */
 export const IMPLEMENTATION_GUIDES = {
   usdf: { canonical: 'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary', version: '2.0.1' },
-  dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.2.0' },
+  dtr: { canonical: 'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr', version: '2.0.1' },
   pas: { canonical: 'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas', version: '2.2.1' },
   // CRD 2.0.1: the version CMS recommends and the public CRD server test kit checks; our coverage information is
   // emitted in its shape (docs/fhir.md lists what 2.2 changes).
@@ -44,34 +44,71 @@ export const USDF_CS = {
 const DTR = 'http://hl7.org/fhir/us/davinci-dtr';
 export const DTR_PROFILE = {
   stdQuestionnaire: `${DTR}/StructureDefinition/dtr-std-questionnaire`,
+  adaptQuestionnaire: `${DTR}/StructureDefinition/dtr-questionnaire-adapt`,
   questionnaireResponse: `${DTR}/StructureDefinition/dtr-questionnaireresponse`,
   packageBundle: `${DTR}/StructureDefinition/DTR-QPackageBundle`,
+  inputParameters: `${DTR}/StructureDefinition/dtr-qpackage-input-parameters`,
   outputParameters: `${DTR}/StructureDefinition/dtr-qpackage-output-parameters`,
 } as const;
 export const DTR_EXT = {
   qrContext: `${DTR}/StructureDefinition/qr-context`,
+  intendedUse: `${DTR}/StructureDefinition/intendedUse`,
+  informationOrigin: `${DTR}/StructureDefinition/information-origin`,
 } as const;
-export const DTR_OPERATION = { questionnairePackage: `${DTR}/OperationDefinition/questionnaire-package` } as const;
-/** DTR 2.2.0 renamed the output parameter; we emit the 2.2.0 name and read both. */
-export const DTR_PACKAGE_PARAM = 'packagebundle';
-export const DTR_PACKAGE_PARAM_LEGACY = 'PackageBundle';
+export const DTR_OPERATION = {
+  questionnairePackage: `${DTR}/OperationDefinition/questionnaire-package`,
+  /** DTR 2.0.1 uses SDC's $next-question for adaptive forms. */
+  nextQuestion: 'http://hl7.org/fhir/uv/sdc/OperationDefinition/Questionnaire-next-question',
+} as const;
+/** DTR 2.0.1 (dtr-qpackage-output-parameters) names the output parameter `PackageBundle` (2.2.0 renamed it `packagebundle`). */
+export const DTR_PACKAGE_PARAM = 'PackageBundle';
+/** The output profile's slice for warnings is named `operationOutcome` (the OperationDefinition says `outcome`). */
+export const DTR_OUTCOME_PARAM = 'operationOutcome';
 
 export const SDC_EXT = {
   launchContext: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-launchContext',
+  initialExpression: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-initialExpression',
+  candidateExpression: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-candidateExpression',
+  contextExpression: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-contextExpression',
+  itemPopulationContext: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-itemPopulationContext',
+  questionnaireAdaptive: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-questionnaireAdaptive',
+  /** Core extensions SDC and DTR use. */
+  variable: 'http://hl7.org/fhir/StructureDefinition/variable',
+  cqfLibrary: 'http://hl7.org/fhir/StructureDefinition/cqf-library',
+  mimeType: 'http://hl7.org/fhir/StructureDefinition/mimeType',
 } as const;
 export const SDC_LAUNCH_CONTEXT_CS = 'http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext';
+export const SDC_PROFILE = { library: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-library' } as const;
 
 const PAS = 'http://hl7.org/fhir/us/davinci-pas';
 export const PAS_PROFILE = {
+  requestBundle: `${PAS}/StructureDefinition/profile-pas-request-bundle`,
   responseBundle: `${PAS}/StructureDefinition/profile-pas-response-bundle`,
   claimResponse: `${PAS}/StructureDefinition/profile-claimresponse`,
+  claim: `${PAS}/StructureDefinition/profile-claim`,
+  claimUpdate: `${PAS}/StructureDefinition/profile-claim-update`,
+  claimInquiry: `${PAS}/StructureDefinition/profile-claim-inquiry`,
+  inquiryRequestBundle: `${PAS}/StructureDefinition/profile-pas-inquiry-request-bundle`,
+  inquiryResponseBundle: `${PAS}/StructureDefinition/profile-pas-inquiry-response-bundle`,
+  claimInquiryResponse: `${PAS}/StructureDefinition/profile-claiminquiryresponse`,
+  subscription: `${PAS}/StructureDefinition/profile-subscription`,
 } as const;
+/** The PAS SubscriptionTopic (R4 Subscriptions Backport): ClaimResponse results made ready for pended requests. */
+export const PAS_SUBSCRIPTION_TOPIC = `${PAS}/SubscriptionTopic/PASSubscriptionTopic`;
 export const PAS_EXT = {
   reviewAction: `${PAS}/StructureDefinition/extension-reviewAction`,
   reviewActionCode: `${PAS}/StructureDefinition/extension-reviewActionCode`,
   itemPreAuthIssueDate: `${PAS}/StructureDefinition/extension-itemPreAuthIssueDate`,
   identifierJurisdiction: `${PAS}/StructureDefinition/extension-identifierJurisdiction`,
   requestedService: `${PAS}/StructureDefinition/extension-requestedService`,
+  itemPreAuthPeriod: `${PAS}/StructureDefinition/extension-itemPreAuthPeriod`,
+  administrationReferenceNumber: `${PAS}/StructureDefinition/extension-administrationReferenceNumber`,
+  certificationType: `${PAS}/StructureDefinition/extension-certificationType`,
+  infoCancelled: `${PAS}/StructureDefinition/modifierextension-infoCancelled`,
+  infoChanged: `${PAS}/StructureDefinition/extension-infoChanged`,
+  errorPath: `${PAS}/StructureDefinition/extension-errorPath`,
+  errorFollowupAction: `${PAS}/StructureDefinition/extension-errorFollowupAction`,
+  claimResponseReviewer: `${PAS}/StructureDefinition/extension-claimResponseReviewer`,
 } as const;
 export const PAS_OPERATION = {
   submit: `${PAS}/OperationDefinition/Claim-submit`,
@@ -84,6 +121,40 @@ export const REVIEW_ACTION = {
   A3: 'Not Certified',
   A4: 'Pended',
 } as const;
+/** X12 1322 (Certification Type Code): `3` cancels (PAS updates). */
+export const X12_1322 = 'https://codesystem.x12.org/005010/1322';
+/** X12 901 (Reject Reason Code), bound to ClaimResponse.error.code. */
+export const X12_901 = 'https://codesystem.x12.org/005010/901';
+/** X12 889 (Follow-up Action Code), errorFollowupAction. */
+export const X12_889 = 'https://codesystem.x12.org/005010/889';
+/** X12 886 (Health Care Services Review Decision Reason Code), the reviewAction reasonCode system. */
+export const X12_886 = 'https://codesystem.x12.org/external/886';
+/**
+ * The X12 901 / 889 codes we answer business problems with. X12 code lists are licensed, not public: these values
+ * are the ones published in payers' public 278 companion guides (and 'T4' in the PAS error example), recorded
+ * from those guides, not from the X12 list itself. Confirm against the licensed list before relying on them.
+ */
+export const X12_REJECT = {
+  requiredDataMissing: { code: '15', display: 'Required application data missing' },
+  authorizationNotFound: { code: 'AA', display: 'Authorization number not found' },
+} as const;
+export const X12_FOLLOWUP = { correctAndResubmit: { code: 'C', display: 'Please correct and resubmit' } } as const;
+
+/** R4 Subscriptions Backport (hl7.fhir.uv.subscriptions-backport) URLs used by PAS 2.2.1 subscriptions. */
+const BACKPORT = 'http://hl7.org/fhir/uv/subscriptions-backport';
+export const BACKPORT_EXT = {
+  filterCriteria: `${BACKPORT}/StructureDefinition/backport-filter-criteria`,
+  payloadContent: `${BACKPORT}/StructureDefinition/backport-payload-content`,
+  heartbeatPeriod: `${BACKPORT}/StructureDefinition/backport-heartbeat-period`,
+  timeout: `${BACKPORT}/StructureDefinition/backport-timeout`,
+  maxCount: `${BACKPORT}/StructureDefinition/backport-max-count`,
+} as const;
+export const BACKPORT_PROFILE = {
+  subscription: `${BACKPORT}/StructureDefinition/backport-subscription`,
+  status: `${BACKPORT}/StructureDefinition/backport-subscription-status-r4`,
+  notification: `${BACKPORT}/StructureDefinition/backport-subscription-notification-r4`,
+} as const;
+export const SUBSCRIPTION_TOPIC_CANONICAL_EXT = 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/capabilitystatement-subscriptiontopic-canonical';
 export type ReviewActionCode = keyof typeof REVIEW_ACTION;
 
 const CRD = 'http://hl7.org/fhir/us/davinci-crd';

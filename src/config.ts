@@ -32,6 +32,10 @@ export interface Config {
   readonly rateLimits: Readonly<Record<LimitGroup, number>>;
   readonly demoSessionMinutes: number;
   readonly usageFlushSeconds: number;
+  /** PAS_AUTO_DECIDE=approve:30 decides pended PAS items automatically after 30 s (test harnesses); unset: operators decide. */
+  readonly pasAutoDecide: { action: 'approve' | 'deny'; afterSeconds: number } | undefined;
+  /** How often active PAS subscriptions are checked for a due heartbeat. */
+  readonly subscriptionHeartbeatCheckSeconds: number;
   /** CRD: deadline for all reads from the EHR's FHIR server during one hook call (missing prefetch). */
   readonly crdEhrTimeoutMs: number;
   /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
@@ -108,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const ingestBodyLimit = env.INGEST_BODY_LIMIT || '64mb';
   if (!/^\d+(b|kb|mb)$/i.test(ingestBodyLimit)) problems.push(`INGEST_BODY_LIMIT must look like 512kb or 64mb (got '${ingestBodyLimit}')`);
+  let pasAutoDecide: Config['pasAutoDecide'];
+  if (env.PAS_AUTO_DECIDE) {
+    const m = /^(approve|deny):(\d{1,6})$/.exec(env.PAS_AUTO_DECIDE);
+    if (m) pasAutoDecide = { action: m[1] as 'approve' | 'deny', afterSeconds: Number(m[2]) };
+    else problems.push(`PAS_AUTO_DECIDE must look like approve:30 or deny:30 (got '${env.PAS_AUTO_DECIDE}')`);
+  }
   const dtrLaunchUrl = env.DTR_LAUNCH_URL || undefined;
   if (dtrLaunchUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(dtrLaunchUrl)) problems.push('DTR_LAUNCH_URL must be an http(s) URL');
   const tlsCertFile = env.TLS_CERT_FILE ? resolve(env.TLS_CERT_FILE) : undefined;
@@ -148,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: Object.freeze(limits.limits),
     demoSessionMinutes: int('DEMO_SESSION_MINUTES', 60, 1, 24 * 60),
     usageFlushSeconds: int('USAGE_FLUSH_SECONDS', 5, 1, 300),
+    pasAutoDecide,
+    subscriptionHeartbeatCheckSeconds: int('SUBSCRIPTION_HEARTBEAT_CHECK_SECONDS', 5, 1, 3600),
     crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
     dtrLaunchUrl,
     tlsCertFile,

@@ -22,6 +22,8 @@ import { servedResourceTypes } from './fhir/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
+import { createPasService, handleAutoDecisions } from './services/pas/pas-service.js';
+import { createSubscriptionService } from './services/pas/subscriptions.js';
 import { createOutbox } from './services/outbox.js';
 import { createChangeFeed } from './services/change-feed.js';
 import { lazyVault } from './services/contact-vault.js';
@@ -93,6 +95,9 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
   const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
   const outbox = createOutbox({ store, now, log });
+  const subscriptions = createSubscriptionService({ store, now, outbox, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
+  const pas = createPasService({ store, corpus, now, outbox, publish: (e) => subscriptions.publish(e), ...(config.pasAutoDecide ? { autoDecide: config.pasAutoDecide } : {}) });
+  if (config.pasAutoDecide) handleAutoDecisions(outbox, pas, config.pasAutoDecide.action);
   const changeFeed = createChangeFeed({ store });
   const notify = createNotifyService({
     store, corpus, outbox, limits, now, log,
@@ -115,6 +120,8 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     ingest,
     ehrFetch,
     outbox,
+    pas,
+    subscriptions,
     changeFeed,
     notify,
     ingestRuns,
@@ -171,6 +178,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
     await deps.ingestRuns.recover();
     deps.outbox.start(config.outboxPollSeconds * 1000);
+    deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
     deps.notify.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
     const app = buildApp(deps);
@@ -208,6 +216,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
           server.closeAllConnections();
         });
         await deps.usage.stop();
+        deps.subscriptions.stop();
         await deps.notify.stop();
         await deps.outbox.stop();
         await store.close();

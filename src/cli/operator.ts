@@ -38,6 +38,8 @@ export interface Operator {
   /** Server mode: a GET on the admin interface (views the server computes). */
   get<T>(path: string): Promise<T>;
   close(): Promise<void>;
+  /** Server mode: a call to the running server's admin interface (404 is returned, other errors throw). */
+  adminCall?<T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }>;
 }
 
 export class OperatorError extends Error {}
@@ -121,6 +123,7 @@ function remote(info: LockInfo, config: Config, warnings: string[]): Operator {
   }
   return {
     via: 'server',
+    adminCall: call,
     async get<T>(path: string) {
       return (await call<T>('GET', path)).data;
     },

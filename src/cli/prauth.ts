@@ -9,6 +9,7 @@ import type { IngestReport } from '../ingest/run-ingest.js';
 import type { PublicKeyRecord } from '../services/keys.js';
 import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
+import { registerPasCommands } from './commands/pas.js';
 import { ingestProgress, registerCurrencyCommands } from './commands/currency.js';
 import { list, parseGroup, parseProgram, parseState, printRevocation } from './parse-options.js';
 import type { ResourceType } from '../domain/documents.js';
@@ -171,6 +172,7 @@ export function buildCli(): Command {
       if (!kind) throw new OperatorError(`'${raw}' is not a record kind; one of ${Object.keys(KIND_FILES).join(', ')}`);
       process.stdout.write(`${JSON.stringify(opts.example ? MINIMAL_RECORDS[kind] : DOCUMENT_SCHEMAS[kind], null, 2)}\n`);
     });
+  registerPasCommands(program);
   registerClientCommands(program, withOperator);
   return program;
 }

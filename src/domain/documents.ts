@@ -56,6 +56,11 @@ export interface CoverageRuleDoc {
     newStartsOnly?: boolean;
     quantityLimit?: string;
     stepTherapy?: string;
+    /**
+     * The subject is not a covered benefit under this rule (a statutory or program exclusion). PAS answers A3
+     * (not certified) with `reason` as the denial reason; nothing the provider attaches changes that.
+     */
+    exclusion?: { reason: string; citation: string };
   };
   submission: {
     channel: 'portal' | 'fax' | 'phone' | 'epa' | 'x12_278' | 'fhir_pas' | 'mail' | 'none';

@@ -8,6 +8,8 @@ import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Failure } from './outcome.js';
 import type { Bundle, CapabilityStatementResource, Resource } from './r4.js';
 import type { ExplicitHints } from './resolve.js';
+import type { PasCaller, PasService } from '../services/pas/pas-service.js';
+import type { SubscriptionService } from '../services/pas/subscriptions.js';
 
 export interface OpInput {
   params: Readonly<Record<string, string>>;
@@ -20,6 +22,12 @@ export interface OpEnv {
   base: string;
   now: Date;
   softwareVersion: string;
+  /** PAS workflow: stored submissions, decisions, $inquire. */
+  pas: PasService;
+  /** PAS subscriptions (R4 Subscriptions Backport). */
+  subscriptions: SubscriptionService;
+  /** Who is calling: what they own, and the scope check to run before anything is stored. */
+  caller: PasCaller;
   /** What the CDS services need beyond the read model: EHR reads, the DTR launch URL, the subscription's only state/program. */
   cds: { ehr: EhrFetcher; dtrLaunchUrl?: string; subscriptionDefault: ExplicitHints };
   /** Whether the caller's subscription covers a scope (always true on public routes): searches drop what it does not. */
@@ -30,7 +38,7 @@ export interface Scope {
   programs: string[];
 }
 /** A run's answer: the resource, and the scope the caller's key must cover (checked before anything is sent). */
-export type OpResult<B = Resource> = { body: B; scope?: Scope } | Failure;
+export type OpResult<B = Resource> = { body: B; scope?: Scope; status?: 200 | 201; headers?: Record<string, string> } | Failure;
 
 /**
  * A configuration switch that makes a declaration's routes public (no key) when on, e.g. FORMULARY_PUBLIC.
@@ -53,6 +61,8 @@ interface FhirDeclBase {
 /** An interaction at its own path (metadata, formulary, DTR questionnaire). */
 export interface FhirPathDecl extends FhirDeclBase {
   kind: 'path';
+  /** GET unless stated (POST for a create). */
+  method?: 'GET' | 'POST';
   path: string;
   pathParams: { name: string; description: string; enum?: readonly string[] }[];
   run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
@@ -64,6 +74,8 @@ export interface FhirOperationDecl extends FhirDeclBase {
   name: string;
   definition: string;
   queryParams: { name: string; description: string }[];
+  /** Also served at the instance level, POST [base]/{resourceType}/{id}/${name} (`params.id` set). */
+  instance?: boolean;
   run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
 }
 

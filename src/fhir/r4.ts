@@ -40,3 +40,6 @@ export type ClaimResponseItem = r4.ClaimResponseItem;
 export type ClaimResponse = r4.ClaimResponse;
 export type CapabilityStatementResource = r4.CapabilityStatementRestResource;
 export type CapabilityStatement = r4.CapabilityStatement;
+export type Practitioner = r4.Practitioner;
+export type PractitionerRole = r4.PractitionerRole;
+export type Subscription = r4.Subscription;

@@ -87,7 +87,8 @@ export const SOPT_PROGRAMS: Readonly<Record<string, Program>> = {
 /** X12 claim filing indicator codes (1032) EHRs put in Coverage.type as a translation (US Core: Medicare Part A). */
 const X12_CLAIM_FILING: Readonly<Record<string, Program>> = { MA: 'medicare_traditional', MB: 'medicare_traditional', '16': 'medicare_advantage' };
 
-const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9+]+/g, ' ').trim();
+// camelCase words are split first: plan names arrive as "MedicarePartA" (the DTR test kit's Coverage.class value).
+const norm = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9+]+/g, ' ').trim();
 
 /**
  * Plan and program names as EHRs write them in Coverage.class value/name, Coverage.type text or the payer's

@@ -24,7 +24,7 @@ export function smartNeedOf(d: FhirDecl, interaction?: 'r' | 's'): SmartNeed | u
   const resources = resourcesOf(d);
   if (!resources.length) return undefined;
   if (d.kind === 'resource') return { resources, interactions: interaction ? [interaction] : ['r', 's'] };
-  if (d.kind === 'path') return { resources, interactions: ['r', 's'] };
+  if (d.kind === 'path') return { resources, interactions: d.method === 'POST' ? ['c'] : ['r', 's'] };
   return { resources, interactions: READ_ONLY_OPERATIONS.has(d.name) ? ['r', 's'] : ['c'] };
 }
 

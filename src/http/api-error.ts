@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'scope_gap'
   | 'not_found'
+  | 'conflict'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'

@@ -14,6 +14,8 @@ import type { SmartNeed } from '../domain/smart-scopes.js';
 import type { IngestProgress, IngestReport, IngestSource } from '../ingest/run-ingest.js';
 import type { IssueOutcome } from '../services/demo-sessions.js';
 import type { UsageMeter } from '../services/usage.js';
+import type { PasService } from '../services/pas/pas-service.js';
+import type { SubscriptionService } from '../services/pas/subscriptions.js';
 import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Outbox } from '../services/outbox.js';
 import type { ChangeFeed } from '../services/change-feed.js';
@@ -101,6 +103,10 @@ export interface AppDeps {
   ingestRuns: IngestRuns;
   /** The token the local CLI presents to the admin interface (embedded store only). */
   operatorToken?: string;
+  /** PAS: stored submissions, decisions, $inquire, metrics. */
+  pas: PasService;
+  /** PAS subscriptions and their notifications. */
+  subscriptions: SubscriptionService;
 }
 
 export interface OpenApiOperation {

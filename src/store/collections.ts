@@ -19,6 +19,9 @@ export const COLLECTIONS = {
   accessTokens: 'access_tokens',
   jwtIds: 'jwt_ids',
   outbox: 'outbox',
+  pasSubmissions: 'pas_submissions',
+  pasResponses: 'pas_responses',
+  pasSubscriptions: 'pas_subscriptions',
   ingestRuns: 'ingest_runs',
   /** Write-ahead records of ingests in progress (src/ingest/journal.ts). */
   ingestJournal: 'ingest_journal',
@@ -33,6 +36,11 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
     store.collection(COLLECTIONS.keys).ensureIndex('hash', { unique: true }),
     store.collection(COLLECTIONS.usage).ensureIndex('keyId'),
     store.collection(COLLECTIONS.events).ensureIndex('ruleId', { sparse: true }),
+    store.collection(COLLECTIONS.pasSubmissions).ensureIndex('owner'),
+    store.collection(COLLECTIONS.pasSubmissions).ensureIndex('dedupeKeys'),
+    store.collection(COLLECTIONS.pasSubmissions).ensureIndex('status'),
+    store.collection(COLLECTIONS.pasResponses).ensureIndex('preAuthRef'),
+    store.collection(COLLECTIONS.pasSubscriptions).ensureIndex('owner'),
     store.collection(COLLECTIONS.clients).ensureIndex('issuer', { sparse: true }),
     store.collection(COLLECTIONS.accessTokens).ensureIndex('clientId'),
   ]);

@@ -204,12 +204,17 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
     const served = new Set(routes.map((r) => `${r.method} ${r.path}`));
     const cs = buildCapabilityStatement({ model: t.deps.corpus.current, base: 'https://x', now: new Date(), softwareVersion: '1' });
     const csOps = cs.rest![0]!.resource!.flatMap((r) => (r.operation ?? []).map((o) => `${r.type}/$${o.name}|${o.definition}`)).sort();
-    const declOps = FHIR_DECLS.flatMap((d) => (d.kind === 'operation' ? [`${d.resourceType}/$${d.name}|${d.definition}`] : [])).sort();
+    // Type-level operations are operation declarations; an instance-level one (Subscription/{id}/$status) is a path
+    // declaration naming its operation in its capability.
+    const declOps = FHIR_DECLS.flatMap((d) =>
+      d.kind === 'operation' ? [`${d.resourceType}/$${d.name}|${d.definition}`] : d.kind === 'path' ? (d.capability ?? []).flatMap((c) => (c.operation ?? []).map((o) => `${c.type}/$${o.name}|${o.definition}`)) : [],
+    ).sort();
     expect(csOps).to.deep.equal(declOps);
     for (const d of FHIR_DECLS) {
       if (d.kind === 'path') {
-        expect(served.has(`GET ${d.path}`), d.path).to.equal(true);
-        expect(openapi.paths[d.path.replace(/:([a-z]+)/g, '{$1}')]?.get?.operationId).to.equal(d.id);
+        const method = d.method ?? 'GET';
+        expect(served.has(`${method} ${d.path}`), d.path).to.equal(true);
+        expect(openapi.paths[d.path.replace(/:([a-z]+)/g, '{$1}')]?.[method.toLowerCase()]?.operationId).to.equal(d.id);
       } else if (d.kind === 'resource') {
         // Exactly the interactions and search parameters served, in routes, CapabilityStatement and OpenAPI.
         const entry = cs.rest![0]!.resource!.find((r) => r.type === d.resourceType)!;
@@ -235,14 +240,14 @@ describe('one registry: routes, CapabilityStatement, CDS discovery and OpenAPI a
       expect(openapi.paths[`/v1/cds-services/${s.id}`]?.post).to.not.equal(undefined);
     }
     const resourceTypes = FHIR_DECLS.flatMap((d) => (d.kind === 'path' ? [] : [d.resourceType]));
-    const fhirPaths = Object.keys(openapi.paths).filter((p) => new RegExp(`^/v1/(metadata|formulary|dtr|cds-services|${resourceTypes.join('|')})`).test(p)).sort();
+    const fhirPaths = Object.keys(openapi.paths).filter((p) => new RegExp(`^/v1/(metadata|formulary|dtr|cds-services|Subscription|${resourceTypes.join('|')})`).test(p)).sort();
     const declared = [
       ...new Set(
         FHIR_DECLS.flatMap((d) =>
           d.kind === 'path'
             ? [d.path.replace(/:([a-z]+)/g, '{$1}')]
             : d.kind === 'operation'
-              ? [`/v1/${d.resourceType}/{op}`]
+              ? [`/v1/${d.resourceType}/{op}`, ...(d.instance ? [`/v1/${d.resourceType}/{id}/{op}`] : [])]
               : [...(d.search ? [`/v1/${d.resourceType}`, `/v1/${d.resourceType}/_search`] : []), ...(d.read ? [`/v1/${d.resourceType}/{id}`] : [])],
         ),
       ),

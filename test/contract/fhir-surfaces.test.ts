@@ -53,13 +53,17 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(cs.implementationGuide).to.include.members([
         'http://hl7.org/fhir/us/davinci-drug-formulary/ImplementationGuide/hl7.fhir.us.davinci-drug-formulary|2.0.1',
         'http://hl7.org/fhir/us/davinci-pas/ImplementationGuide/hl7.fhir.us.davinci-pas|2.2.1',
-        'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr|2.2.0',
+        'http://hl7.org/fhir/us/davinci-dtr/ImplementationGuide/hl7.fhir.us.davinci-dtr|2.0.1',
       ]);
       const byType = Object.fromEntries(cs.rest[0].resource.map((r: Any) => [r.type, r]));
-      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'InsurancePlan', 'Location', 'MedicationKnowledge', 'Questionnaire']);
+      expect(Object.keys(byType).sort()).to.deep.equal(['Basic', 'Claim', 'ClaimResponse', 'InsurancePlan', 'Library', 'Location', 'MedicationKnowledge', 'Questionnaire', 'Subscription', 'ValueSet']);
       expect(cs.instantiates).to.include('http://hl7.org/fhir/us/davinci-drug-formulary/CapabilityStatement/usdf-server');
-      expect(byType.Claim.operation).to.deep.equal([{ name: 'submit', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-submit', documentation: 'PAS (2.2.1) Claim/$submit' }]);
-      expect(byType.Questionnaire.operation.map((o: Any) => o.name)).to.deep.equal(['questionnaire-package']);
+      expect(byType.Claim.operation).to.deep.equal([
+        { name: 'submit', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-submit', documentation: 'PAS (2.2.1) Claim/$submit' },
+        { name: 'inquire', definition: 'http://hl7.org/fhir/us/davinci-pas/OperationDefinition/Claim-inquiry', documentation: 'PAS (2.2.1) Claim/$inquire' },
+      ]);
+      expect(byType.Subscription.extension).to.deep.equal([{ url: 'http://hl7.org/fhir/uv/subscriptions-backport/StructureDefinition/capabilitystatement-subscriptiontopic-canonical', valueCanonical: 'http://hl7.org/fhir/us/davinci-pas/SubscriptionTopic/PASSubscriptionTopic' }]);
+      expect(byType.Questionnaire.operation.map((o: Any) => o.name)).to.deep.equal(['questionnaire-package', 'next-question']);
       expect(byType.Basic.supportedProfile).to.deep.equal(['http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyItem']);
       expect(cs.rest[0].security.description).to.contain('x-api-key');
       expect(cs.implementation.url).to.equal('https://prauth.test/v1');
@@ -145,11 +149,13 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(res.body).to.include({ url: 'https://prauth.test/v1/dtr/questionnaire/TX/part_d/glp1_weight_loss', version: '1', status: 'active' });
       expect(res.body.subjectType).to.deep.equal(['Patient']);
       const ids = (items: Any[]): string[] => items.flatMap((i) => [i.linkId, ...ids(i.item ?? [])]);
+      // the drug pattern (docs/dtr.md): CQL-populated questions, the step-therapy branch, the documentation list as attachments
       expect(ids(res.body.item)).to.deep.equal([
-        'criteria', 'source', 'documentation', 'documentation.1', 'documentation.1.detail', 'documentation.2', 'documentation.2.detail',
-        'step-therapy', 'quantity-limit', 'new-start',
+        'criteria', 'source', 'diagnosis', 'requested-medication', 'body-weight', 'prescriber-visit-date',
+        'prior-therapy', 'prior-therapy-detail', 'prior-medications', 'prior-therapy-outcome', 'prior-therapy-dates', 'prior-therapy-exception',
+        'documentation', 'documentation-1', 'documentation-2', 'quantity-limit', 'new-start',
       ]);
-      expect(res.body.item[2].item[0].text).to.equal('Diagnosis: available and attached?');
+      expect(res.body.item.find((i: Any) => i.linkId === 'documentation').item[0]).to.include({ type: 'attachment', text: 'Diagnosis' });
     });
 
     it('when there is no rule or the drug is unknown, then 404 and 400 OperationOutcomes', async () => {
@@ -166,12 +172,13 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expectOpenApi(t.app.routes, res, 'POST');
       expectValidFhir(res.body);
-      expect(res.body.parameter.map((p: Any) => p.name)).to.deep.equal(['packagebundle']);
-      const [q, qr] = res.body.parameter[0].resource.entry.map((e: Any) => e.resource);
+      expect(res.body.parameter.map((p: Any) => p.name)).to.deep.equal(['PackageBundle']);
+      const entries = res.body.parameter[0].resource.entry.map((e: Any) => e.resource);
+      const [q, qr] = [entries[0], entries.at(-1)];
       expect(q.url).to.equal('https://prauth.test/v1/dtr/questionnaire/CT/medicaid_mco/laboratory');
       expect(qr).to.include({ status: 'in-progress', questionnaire: `${q.url}|${q.version}` });
       expect(qr.subject).to.deep.equal({ reference: 'Patient/examplepatient' });
-      expect(qr.extension[0].valueReference).to.deep.equal({ reference: 'ServiceRequest/ServiceRequestExample' });
+      expect(qr.extension.slice(0, 2).map((e: Any) => e.valueReference)).to.deep.equal([{ reference: 'Coverage/CoverageExample' }, { reference: 'ServiceRequest/ServiceRequestExample' }]);
     });
 
     it('when the CRD coverage-assertion-id is given as context, then that rule is packaged', async () => {
@@ -213,8 +220,9 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(bundle.identifier).to.deep.equal({ system: 'http://davinci-pas.org/SUBMITTER_TRANSACTION_IDENTIFIER', value: 'A12345' });
     });
 
-    it('when an item needs PA, then it is pended (A4, outcome queued) with the documentation needed; an unmapped code is pended too, never denied (A4)', async () => {
+    it('when an item needs PA, then it is pended (A4, outcome complete: queued is not in the PAS value set) with the documentation needed; an unmapped code is pended too, never denied (A4)', async () => {
       const req = example('pas-2.2.1-claim-submit-request-bundle.json');
+      req.identifier.value = 'pended-1'; // a new request: the example's identifier was answered already
       req.entry[0].resource.item[0].productOrService.coding[0].code = '42';
       req.entry[0].resource.item[0].extension = req.entry[0].resource.item[0].extension.filter((e: Any) => e.url !== PAS_EXT.requestedService);
       req.entry[0].resource.item[1].productOrService = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '99999' }] };
@@ -224,7 +232,7 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expectOpenApi(t.app.routes, res, 'POST');
       expectValidFhir(res.body);
       const cr = res.body.entry[0].resource;
-      expect(cr.outcome).to.equal('queued');
+      expect(cr.outcome).to.equal('complete');
       expect(reviewCodes(cr)).to.deep.equal([[1, 'A4'], [2, 'A4']]);
       const note = (seq: number) => cr.item.find((i: Any) => i.itemSequence === seq).noteNumber.map((n: number) => cr.processNote[n - 1].text).join(' ');
       expect(note(1)).to.contain('Documentation needed: Diagnosis; Prior therapies tried');
@@ -263,20 +271,25 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       }
     });
 
-    it('when state and program cannot be resolved, then 400 naming what is missing; outside the key scope, then 403', async () => {
+    it('when state and program cannot be resolved, then a ClaimResponse error (not an HTTP 400) naming what is missing, items pended; outside the key scope, then 403', async () => {
       const claim = example('pas-2.2.1-claim-submit-request-bundle.json').entry[0].resource;
+      claim.identifier[0].value = 'no-context-1'; // a new request (the same identifier would be answered from the store)
       const res = await fhirPost('/v1/Claim/$submit', claim);
-      expect(res.status).to.equal(400);
-      expect(res.body.issue[0].diagnostics).to.contain('program unknown');
+      expect(res.status).to.equal(200);
+      const cr = res.body.entry[0].resource;
+      expect(cr.outcome).to.equal('partial');
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A4'], [2, 'A4']]);
+      expect(cr.error[0].code.coding[0]).to.include({ system: 'https://codesystem.x12.org/005010/901', code: '15' });
+      expect(cr.error[0].code.text).to.contain('program unknown');
       const scoped = await t.key({ name: 'tx-only', states: ['TX'] });
       const denied = await fhirPost('/v1/Claim/$submit', example('pas-2.2.1-claim-submit-request-bundle.json'), scoped);
       expect(denied.status).to.equal(403);
     });
 
     it('when an unknown operation or a non-JSON body is posted, then 400 / 415 OperationOutcomes', async () => {
-      const op = await fhirPost('/v1/Claim/$inquire', example('pas-2.2.1-claim-submit-request-bundle.json'));
+      const op = await fhirPost('/v1/Claim/$validate', example('pas-2.2.1-claim-submit-request-bundle.json'));
       expect(op.status).to.equal(400);
-      expect(op.body.issue[0].diagnostics).to.contain('supported: $submit');
+      expect(op.body.issue[0].diagnostics).to.contain('supported: $submit, $inquire');
       const xml = await request(t.app.handler).post('/v1/Claim/$submit').set('x-api-key', key).set('content-type', 'application/fhir+xml').send('<Bundle/>');
       expect(xml.status).to.equal(415);
       expect(xml.body.resourceType).to.equal('OperationOutcome');

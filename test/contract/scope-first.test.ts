@@ -17,6 +17,11 @@ interface Probe {
   compare?: boolean;
 }
 
+/** Instance-level $questionnaire-package: the questionnaire is named by the path. */
+const instance = () => ({
+  resourceType: 'Parameters',
+  parameter: [{ name: 'coverage', resource: { resourceType: 'Coverage', id: 'c1', status: 'active', beneficiary: { reference: 'Patient/p1' }, payor: [{ display: 'Payer' }] } }],
+});
 const canonical = (state: string, program: string, code: string) => ({
   resourceType: 'Parameters',
   parameter: [
@@ -71,6 +76,11 @@ const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe 
     missing: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('OK', 'medicare_advantage', 'home_health') },
     inScope: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('TX', 'part_d', 'hepatitis_c') },
   },
+  'fhir-questionnaire-instance-operation': {
+    existing: { method: 'POST', path: '/v1/Questionnaire/pa-ok-medicare-advantage-diagnostic-imaging/$questionnaire-package', body: instance() },
+    missing: { method: 'POST', path: '/v1/Questionnaire/pa-ok-medicare-advantage-home-health/$questionnaire-package', body: instance() },
+    inScope: { method: 'POST', path: '/v1/Questionnaire/pa-tx-part-d-hepatitis-c/$questionnaire-package', body: instance() },
+  },
   'fhir-claim-operation': {
     existing: { method: 'POST', path: '/v1/Claim/$submit?state=MA&program=medicaid_mco', body: example('pas-2.2.1-claim-submit-request-bundle.json') },
     missing: { method: 'POST', path: '/v1/Claim/$submit?state=WY&program=medicaid_mco', body: example('pas-2.2.1-claim-submit-request-bundle.json') },
@@ -111,6 +121,9 @@ const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
   topics: 'no state parameter: counts, jurisdictions and events are filtered to the key',
   'topic-detail': 'no state parameter: by_jurisdiction and sample events are filtered to the key',
   'rules-similar': 'an id outside the key answers exactly like an unknown id; results are filtered to the key (test/contract/explore.test.ts)',
+  'fhir-claimresponse-vread': "owner-scoped: only the caller's own PAS responses; another caller's preAuthRef answers like an unknown one (test/contract/pas-workflow.test.ts)",
+  'fhir-subscription-create': 'a Subscription names no state or program; its notifications carry only the caller\'s own requests (test/contract/pas-workflow.test.ts)',
+  'fhir-subscription-status': "owner-scoped: another caller's Subscription id answers like an unknown one (test/contract/pas-workflow.test.ts)",
 };
 const exempt = (r: RouteDef): string | undefined =>
   NO_JURISDICTIONAL_SCOPE[r.id] ??

@@ -1,9 +1,14 @@
-// Da Vinci DTR declarations.
+// Da Vinci DTR 2.0.1 declarations: $questionnaire-package, $next-question (adaptive forms), and reads of the
+// Questionnaires, Libraries and ValueSets the packages carry.
 import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
-import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl } from '../decl-types.js';
-import { isFailure } from '../outcome.js';
-import { parsePackageInput, questionnairePackage, toDtrQuestionnaire } from '../questionnaire.js';
+import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type Scope } from '../decl-types.js';
+import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
+import { nextQuestion, parseNextInput } from '../dtr/next-question.js';
+import { parsePackageInput, questionnairePackage } from '../dtr/package.js';
+import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
+import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
+import { isFailure, type Failure } from '../outcome.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',
@@ -15,12 +20,11 @@ const dtrQuestionnaire: FhirPathDecl = {
     { name: 'drug', description: 'A drug class code; a service category is also accepted (the canonical of service-rule questionnaires)' },
   ],
   auth: 'key',
-  summary: 'DTR (2.2.0) Questionnaire for a rule',
+  summary: 'DTR (2.0.1) Questionnaire for a rule, at its canonical address',
   description:
-    "The rule's criteria and documentation requirements as a dtr-std-questionnaire. Its url is this address (the canonical CRD points at) and its version the rule's stored version. 404 when there is no verified rule.",
-  capability: [
-    { type: 'Questionnaire', supportedProfile: [DTR_PROFILE.stdQuestionnaire], documentation: 'Read by canonical at GET /dtr/questionnaire/{state}/{program}/{code}; no read or search at /Questionnaire.' },
-  ],
+    "The rule's documentation requirements as a dtr-std-questionnaire with CQL pre-population. Its url is this address (the canonical CRD cards point at) and its version the rule's stored version; GET /Questionnaire/{id} serves the same resource. 404 when there is no verified rule.",
+  // What it returns (the SMART scope it needs, system/Questionnaire.rs, is derived from this).
+  capability: [{ type: 'Questionnaire', supportedProfile: [DTR_PROFILE.stdQuestionnaire] }],
   run(input, env) {
     const sp = parseStateProgram(input.params.state, input.params.program, '');
     if (isFailure(sp)) return sp;
@@ -31,6 +35,62 @@ const dtrQuestionnaire: FhirPathDecl = {
     const rule = env.model.rules.get(`${sp.state}|${sp.program}|${kind}|${code}`);
     if (!rule) return { status: 404, code: 'scope_gap', message: `No verified rule for ${sp.state} ${sp.program} ${kind} '${code}' yet`, scope };
     return { body: toDtrQuestionnaire(rule, env.base), scope };
+  },
+};
+
+/** The scope a questionnaire id names, for the subscription check before a 404. */
+const scopeOf = (id: string): { scope?: Scope } => {
+  const scope = scopeOfQuestionnaireId(id);
+  return scope ? { scope } : {};
+};
+
+const notFound = (type: string, id: string): Failure => ({ status: 404, code: 'not_found', message: `No ${type} '${id.slice(0, 64)}'`, expression: 'id' });
+
+const questionnaireRead: FhirResourceDecl = {
+  kind: 'resource',
+  id: 'fhir-questionnaire',
+  resourceType: 'Questionnaire',
+  auth: 'key',
+  summary: 'Read a DTR Questionnaire',
+  description:
+    'DTR 2.0.1 Questionnaires by id: pa-{state}-{program}-{code} is the static form (dtr-std-questionnaire, CQL pre-population), adaptive-{state}-{program}-{code} the adaptive form (dtr-questionnaire-adapt) of a rule whose documentation branches. Packages: POST /Questionnaire/$questionnaire-package.',
+  supportedProfile: [DTR_PROFILE.stdQuestionnaire, DTR_PROFILE.adaptQuestionnaire],
+  searchParams: [],
+  read(id, env) {
+    const hit = ruleByQuestionnaireId(env.model, id);
+    if (!hit) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
+    const scope = { states: [hit.rule.jurisdiction], programs: [hit.rule.program] };
+    return { body: hit.adaptive ? toAdaptiveQuestionnaire(hit.rule, env.base) : toDtrQuestionnaire(hit.rule, env.base), scope };
+  },
+};
+
+const libraryRead: FhirResourceDecl = {
+  kind: 'resource',
+  id: 'fhir-library',
+  resourceType: 'Library',
+  auth: 'key',
+  summary: 'Read a CQL Library',
+  description: 'The CQL libraries the DTR questionnaires use (DTRCommon, DTRDevice, DTRDrug, DTRService, FHIRHelpers), each with its CQL text and the ELM JSON the CQL reference translator produced.',
+  supportedProfile: [],
+  searchParams: [],
+  read(id, env) {
+    const lib = cqlLibrary(id);
+    return lib ? { body: toLibraryResource(lib, env.base, env.model.lastVerified ?? env.now.toISOString().slice(0, 10)) } : notFound('Library', id);
+  },
+};
+
+const valueSetRead: FhirResourceDecl = {
+  kind: 'resource',
+  id: 'fhir-valueset',
+  resourceType: 'ValueSet',
+  auth: 'key',
+  summary: 'Read an answer ValueSet',
+  description: 'The answer value sets the DTR questionnaires bind coded items to, expanded.',
+  supportedProfile: [],
+  searchParams: [],
+  read(id, env) {
+    const key = valueSetKeyById(id);
+    return key ? { body: toValueSet(key, env.base, env.now) } : notFound('ValueSet', id);
   },
 };
 
@@ -47,17 +107,47 @@ const questionnairePackageOp: FhirOperationDecl = {
   ],
   summary: 'DTR $questionnaire-package',
   description:
-    "Parameters in (coverage, order*, questionnaire*, context); Parameters out with one `packagebundle` per resolved rule (the Questionnaire and a draft QuestionnaireResponse) and an `outcome` with warnings. The rule is found from `context` (CRD's coverage-assertion-id), a questionnaire canonical we issued, or the orders' codes.",
+    "dtr-qpackage-input-parameters in (coverage, order*, referenced*, questionnaire*, context, changedsince); dtr-qpackage-output-parameters out: one `PackageBundle` per questionnaire (the Questionnaire, its CQL Libraries with CQL and ELM, its ValueSets expanded, a draft QuestionnaireResponse) and an `operationOutcome` with warnings. The rule is found from `context` (CRD's coverage-assertion-id), a questionnaire canonical we issued (the adaptive form's address selects the adaptive form), or the orders' codes. Also at the instance level, POST /Questionnaire/{id}/$questionnaire-package, for that questionnaire.",
+  instance: true,
   run(input, env) {
     const hints = queryHints(input.query);
     if (isFailure(hints)) return hints;
-    const parsed = parsePackageInput(input.body);
+    // Instance level (POST /Questionnaire/{id}/$questionnaire-package): that questionnaire, e.g. the adaptive form.
+    const id = input.params.id;
+    if (id !== undefined && !ruleByQuestionnaireId(env.model, id)) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
+    const parsed = parsePackageInput(input.body, id !== undefined ? [`${env.base}/v1/Questionnaire/${id}`] : []);
     if (isFailure(parsed)) return parsed;
-    const out = questionnairePackage(env.model, parsed, { base: env.base, now: env.now, hints, inScope: env.inScope });
+    const out = questionnairePackage(env.model, parsed, {
+      base: env.base,
+      now: env.now,
+      hints,
+      // The caller's only state/program when the request cannot tell (the kit's oxygen preset: Coverage "MedicarePartA", no Patient).
+      fallback: env.cds.subscriptionDefault,
+      inScope: env.inScope,
+    });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
   },
 };
 
+const nextQuestionOp: FhirOperationDecl = {
+  kind: 'operation',
+  id: 'fhir-next-question',
+  resourceType: 'Questionnaire',
+  name: 'next-question',
+  definition: DTR_OPERATION.nextQuestion,
+  auth: 'key',
+  queryParams: [],
+  summary: 'SDC $next-question (DTR adaptive forms)',
+  description:
+    'The adaptive QuestionnaireResponse in (bare, or in Parameters as `questionnaire-response`), with the adaptive Questionnaire from $questionnaire-package contained; out: the same response with the next question added to the contained Questionnaire, or status `completed` when every question the answers call for is answered. Answers that do not fit their question are a 400.',
+  run(input, env) {
+    const parsed = parseNextInput(env.model, input.body);
+    if (isFailure(parsed)) return parsed;
+    const scope = { states: [parsed.rule.jurisdiction], programs: [parsed.rule.program] };
+    const out = nextQuestion(parsed, env.base, env.now);
+    return isFailure(out) ? { ...out, scope } : { body: out, scope };
+  },
+};
 
-export const DTR_DECLS: readonly FhirDecl[] = [dtrQuestionnaire, questionnairePackageOp];
+export const DTR_DECLS: readonly FhirDecl[] = [dtrQuestionnaire, questionnaireRead, libraryRead, valueSetRead, questionnairePackageOp, nextQuestionOp];

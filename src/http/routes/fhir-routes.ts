@@ -6,6 +6,7 @@ import type { ExplicitHints } from '../../fhir/resolve.js';
 import { FHIR_DECLS, parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
 import { smartNeedOf } from '../../fhir/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
+import { pasCaller } from '../pas-caller.js';
 import { publicBaseOf } from '../base-url.js';
 import { ApiError, badRequest } from '../api-error.js';
 import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../route.js';
@@ -40,6 +41,9 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   base: baseOf(ctx, deps),
   now: ctx.now,
   softwareVersion: INTERFACE_VERSION,
+  pas: deps.pas,
+  subscriptions: deps.subscriptions,
+  caller: pasCaller(ctx),
   cds: { ehr: deps.ehrFetch, ...(deps.config.dtrLaunchUrl ? { dtrLaunchUrl: deps.config.dtrLaunchUrl } : {}), subscriptionDefault: subscriptionDefault(ctx) },
   inScope(scope) {
     try {
@@ -75,7 +79,7 @@ export async function answer(ctx: RequestContext, pending: OpResult<unknown> | P
   const out = await pending;
   if (out.scope) ctx.authorize(out.scope);
   if (isFailure(out)) throw toApiError(out);
-  return { status: 200, body: out.body };
+  return { status: out.status ?? 200, body: out.body, ...(out.headers ? { headers: out.headers } : {}) };
 }
 
 const OK: Record<string, string> = {
@@ -83,7 +87,14 @@ const OK: Record<string, string> = {
   'fhir-formulary': 'Bundle',
   'fhir-dtr-questionnaire': 'Questionnaire',
   'fhir-questionnaire-package': 'Parameters',
+  'fhir-next-question': 'QuestionnaireResponse',
   'fhir-claim-submit': 'Bundle',
+  'fhir-claim-inquire': 'Parameters',
+  'fhir-claimresponse-read': 'ClaimResponse',
+  'fhir-claimresponse-vread': 'ClaimResponse',
+  'fhir-subscription-create': 'Subscription',
+  'fhir-subscription-read': 'Subscription',
+  'fhir-subscription-status': 'Bundle',
 };
 
 function errorResponses(d: FhirDecl, auth: 'none' | 'key' = d.auth): OpenApiOperation['responses'] {
@@ -93,31 +104,41 @@ function errorResponses(d: FhirDecl, auth: 'none' | 'key' = d.auth): OpenApiOper
     '400': oo('Invalid request: OperationOutcome whose issue.expression points at the bad element'),
     '401': oo('Missing or invalid credentials (x-api-key or bearer access token); WWW-Authenticate: Bearer'),
     '403': oo('State, program or endpoint outside the subscription, or SMART scopes that do not cover the request'),
-    ...(d.kind === 'path' || d.id === 'fhir-questionnaire-package' ? { '404': oo('No verified rule (scope gap)') } : {}),
+    ...(d.kind === 'path' || d.id === 'fhir-questionnaire-package' ? { '404': oo(d.id.startsWith('fhir-subscription') || d.id.startsWith('fhir-claimresponse') ? 'Not found among your own resources' : 'No verified rule (scope gap)') } : {}),
     '415': oo('Body is not application/fhir+json'),
     '429': oo('Rate limit exceeded'),
   };
 }
 
+/** Stateful reads (PAS responses, subscriptions) change between calls: never cached. */
+const STATEFUL = /^fhir-(claimresponse|subscription)-/;
+
 function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
   const auth = authOf(d, deps);
+  const method = d.method ?? 'GET';
   return {
     id: d.id,
-    method: 'GET',
+    method,
     path: d.path,
     auth,
     ...(auth === 'key' ? { group: 'fhir' as const } : {}),
     smart: () => smartNeedOf(d),
     surface: 'fhir',
-    cache: auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
-    scope: addressScope,
-    handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: undefined }, opEnv(ctx, deps))),
+    cache: STATEFUL.test(d.id) ? 'no-store' : auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
+    // PAS responses and subscriptions are owner-scoped (a caller sees only its own); their addresses name no state.
+    ...(STATEFUL.test(d.id) ? {} : { scope: addressScope }),
+    handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined }, opEnv(ctx, deps))),
     openapi: {
       summary: d.summary,
       description: d.description,
       tags: ['fhir'],
       parameters: d.pathParams.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
-      responses: { '200': { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!) }, ...errorResponses(d, auth) },
+      ...(method === 'POST' ? { requestBody: { required: true, content: { 'application/fhir+json': { schema: { type: 'object', required: ['resourceType'] } } } } } : {}),
+      responses: {
+        [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!) },
+        ...errorResponses(d, auth),
+        ...(method === 'POST' ? { '415': { description: 'Body is not application/fhir+json', schema: OperationOutcomeSchema } } : {}),
+      },
     },
   };
 }
@@ -249,6 +270,22 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
   };
 }
 
+/** POST /v1/{type}/{id}/{op} for the type's operations declared `instance` (e.g. Questionnaire/{id}/$questionnaire-package). */
+function instanceOperationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDef {
+  const type = operationRoute(resourceType, ops);
+  return {
+    ...type,
+    id: `fhir-${resourceType.toLowerCase()}-instance-operation`,
+    path: `/v1/${resourceType}/:id/:op`,
+    openapi: {
+      ...type.openapi,
+      summary: `${type.openapi.summary} (instance level)`,
+      description: `The same operations on one ${resourceType} (its id in the path).\n\n${type.openapi.description}`,
+      parameters: [{ name: 'id', in: 'path', required: true, description: `The ${resourceType} id`, schema: { type: 'string' } }, ...(type.openapi.parameters ?? [])],
+    },
+  };
+}
+
 export function fhirRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const byType = new Map<string, FhirOperationDecl[]>();
   for (const d of FHIR_DECLS) if (d.kind === 'operation') byType.set(d.resourceType, [...(byType.get(d.resourceType) ?? []), d]);
@@ -257,5 +294,6 @@ export function fhirRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     // Before the operation routes: POST /{type}/_search must not be taken for an operation named '_search'.
     ...FHIR_DECLS.filter((d): d is FhirResourceDecl => d.kind === 'resource').flatMap((d) => resourceRoutes(d, deps)),
     ...[...byType].map(([type, ops]) => operationRoute(type, ops)),
+    ...[...byType].filter(([, ops]) => ops.some((o) => o.instance)).map(([type, ops]) => instanceOperationRoute(type, ops.filter((o) => o.instance))),
   ];
 }

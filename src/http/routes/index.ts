@@ -11,6 +11,7 @@ import { exploreRoutes } from './explore-routes.js';
 import { fhirRoutes } from './fhir-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { metaRoutes } from './meta-routes.js';
+import { pasAdminRoutes } from './pas-admin-routes.js';
 import { smartRoutes } from './smart-routes.js';
 
 export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
@@ -22,6 +23,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
     ...fhirRoutes(deps),
     ...cdsRoutes(),
     ...adminRoutes,
+    ...pasAdminRoutes,
     ...accessRoutes,
     ...smartRoutes,
     ...clientAdminRoutes,

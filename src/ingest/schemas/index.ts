@@ -86,6 +86,12 @@ export const coverageRuleSchema = {
         newStartsOnly: { type: 'boolean' },
         quantityLimit: text(500),
         stepTherapy: text(1000),
+        exclusion: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['reason', 'citation'],
+          properties: { reason: text(1000), citation: text(500) },
+        },
       },
     },
     submission: {

@@ -1,0 +1,52 @@
+// The PAS $submit load for npm run bench: the public PAS 2.2.1 example request re-coded for Texas Medicaid managed
+// care (CPT 70553 pends under the sample rule, 70551 too), each request a new submission (its own Bundle and Claim
+// identifiers, so every call decides, stores the request and its first ClaimResponse version), and a resubmission
+// of one Bundle (the idempotent path: one indexed read).
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function submitBody(id: string): Json {
+  const b = JSON.parse(readFileSync(fileURLToPath(new URL('../test/examples/pas-2.2.1-claim-submit-request-bundle.json', import.meta.url)), 'utf8')) as Json;
+  b.identifier.value = `bench-${id}`;
+  const claim = b.entry[0].resource;
+  claim.identifier[0].value = `bench-claim-${id}`;
+  claim.identifier[0].extension[0].valueCodeableConcept.coding[0].code = 'TX';
+  const coverage = b.entry.find((e: Json) => e.resource.resourceType === 'Coverage').resource;
+  coverage.class = [{ type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/coverage-class', code: 'plan' }] }, value: 'medicaid_mco' }];
+  for (const [i, code] of ['70553', '70551'].entries()) {
+    claim.item[i].productOrService = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code }] };
+    claim.item[i].extension = claim.item[i].extension.filter((e: Json) => !String(e.url).endsWith('extension-requestedService'));
+  }
+  return b;
+}
+
+export interface Row {
+  title: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+export async function benchSubmit(url: string, key: string, seconds: number, connections = 20): Promise<Row[]> {
+  const headers = { 'x-api-key': key, 'content-type': 'application/fhir+json' };
+  const template = JSON.stringify(submitBody('TEMPLATE'));
+  let n = 0;
+  const fresh = await autocannon({
+    url: `${url}/v1/Claim/$submit`,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    headers,
+    requests: [{ setupRequest: (req) => ({ ...req, body: template.replaceAll('TEMPLATE', `${process.pid}-${n++}`) }) }],
+  });
+  const same = JSON.stringify(submitBody('same'));
+  const again = await autocannon({ url: `${url}/v1/Claim/$submit`, method: 'POST', connections, duration: seconds, headers, body: same });
+  return [
+    { title: `service POST /v1/Claim/$submit, new submissions (${connections} connections)`, rps: Math.round(fresh.requests.average), p50: fresh.latency.p50, p99: fresh.latency.p99, non2xx: fresh.non2xx + fresh.errors },
+    { title: `service POST /v1/Claim/$submit, same Bundle again (${connections} connections)`, rps: Math.round(again.requests.average), p50: again.latency.p50, p99: again.latency.p99, non2xx: again.non2xx + again.errors },
+  ];
+}

@@ -1,0 +1,98 @@
+// PAS documents on the store port: one document per authorization (its request, per-item state with history, the
+// decision clock) and one per ClaimResponse version. Plain data, readable by both adapters.
+import type { Program } from '../../domain/vocabulary.js';
+import type { ItemAction, PasErrorView, PasItemView, PasResponseView } from '../../fhir/pas.js';
+import type { Bundle } from '../../fhir/r4.js';
+import { COLLECTIONS } from '../../store/collections.js';
+
+export const PAS_COLLECTIONS = {
+  submissions: COLLECTIONS.pasSubmissions,
+  responses: COLLECTIONS.pasResponses,
+  subscriptions: COLLECTIONS.pasSubscriptions,
+} as const;
+
+export interface ItemHistoryEntry {
+  action: ItemAction;
+  at: string;
+  /** `rules`, `operator`, `auto`, or the owner of an update. */
+  by: string;
+  reasonCode?: string;
+}
+
+export interface PasItemDoc extends PasItemView {
+  ruleId: string | null;
+  subjectKind: 'drug' | 'service' | null;
+  /** Documentation still missing (A4 under a rule). */
+  missing: string[];
+  history: ItemHistoryEntry[];
+}
+
+export type SubmissionStatus = 'pended' | 'decided' | 'cancelled';
+
+export interface PasSubmissionDoc {
+  /** The preAuthRef. */
+  id: string;
+  /** Who submitted it (`key:<id>`, `operator`): only they can inquire, update or subscribe to it. */
+  owner: string;
+  /** Idempotency keys of every request Bundle accepted for this authorization. */
+  dedupeKeys: string[];
+  status: SubmissionStatus;
+  state: string | null;
+  program: Program | null;
+  plan: { id: string | null; name: string | null };
+  expedited: boolean;
+  /** The decision clock starts when the request is received. */
+  receivedAt: string;
+  dueAt: string;
+  /** Set when an operator extended the timeframe (CMS-0057-F reports approvals after an extension). */
+  extendedAt: string | null;
+  /** When the last pended item was decided (or the request was decided at once). */
+  decidedAt: string | null;
+  claimIdentifiers: string[];
+  claimRefs: string[];
+  memberIds: string[];
+  providerIds: string[];
+  orgIdentifiers: string[];
+  itemCodes: string[];
+  request: Bundle;
+  items: PasItemDoc[];
+  errors: PasErrorView[];
+  notes: string[];
+  humanReviewed: boolean;
+  version: number;
+  updatedAt: string;
+}
+
+export type ResponseCause = 'submitted' | 'decided' | 'updated' | 'cancelled';
+
+export interface PasResponseDoc {
+  /** `<preAuthRef>/<version>` */
+  id: string;
+  preAuthRef: string;
+  owner: string;
+  version: number;
+  cause: ResponseCause;
+  createdAt: string;
+  view: PasResponseView;
+}
+
+
+export function toView(doc: PasSubmissionDoc, createdAt: string): PasResponseView {
+  return {
+    preAuthRef: doc.id,
+    version: doc.version,
+    request: doc.request,
+    items: doc.items.map(({ sequence, action, notes, reasonCode, certification, decidedAt }) => ({
+      sequence,
+      action,
+      notes,
+      ...(reasonCode ? { reasonCode } : {}),
+      ...(certification ? { certification } : {}),
+      ...(decidedAt ? { decidedAt } : {}),
+    })),
+    errors: doc.errors,
+    notes: doc.notes,
+    createdAt,
+    humanReviewed: doc.humanReviewed,
+  };
+}
