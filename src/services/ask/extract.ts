@@ -65,6 +65,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Finds `name` on word boundaries and blanks it out of `text` so shorter names inside it do not match again. */
 function take(text: { s: string }, name: string): string | undefined {
+  if (!text.s.toLowerCase().includes(name.toLowerCase())) return undefined; // most names are absent: skip the RegExp
   const re = new RegExp(`(?<![\\w-])${escape(name)}(?![\\w-])`, 'i');
   const m = re.exec(text.s);
   if (!m) return undefined;
