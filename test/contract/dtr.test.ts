@@ -190,6 +190,13 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function ()
       expect(timeless(bundlesOf(fromContext.body)[0])).to.deep.equal(timeless(bundlesOf(fromOrder.body)[0]));
     });
 
+    it('when only a context names the rule (no order), then a valid package without a draft response (the response profile needs the order as context)', async () => {
+      const res = await post('/v1/Questionnaire/$questionnaire-package', packageInput(coverage('medicare_traditional'), { name: 'context', valueString: DME_RULE.id }));
+      expect(res.status).to.equal(200);
+      expectValidPackage(res.body);
+      expect(bundlesOf(res.body)[0]!.entry!.map((e) => e.resource!.resourceType)).to.not.include('QuestionnaireResponse');
+    });
+
     it('when the CRD order-sign answer for the same order is followed (its questionnaire canonical, or its coverage-assertion-id as context), then it opens that same package', async () => {
       const cov = coverage('medicare_traditional');
       const hook = {

@@ -154,7 +154,9 @@ function packageBundle(sel: Selected, input: PackageInput, base: string, now: Da
     { fullUrl: address, resource: questionnaire },
     ...libraries.map((l) => ({ fullUrl: l.url, resource: l })),
     ...valueSets.map((v) => ({ fullUrl: v.url, resource: v })),
-    { fullUrl: `urn:uuid:${qrId}`, resource: qr },
+    // A draft response needs its order as context (the DTR QuestionnaireResponse profile wants coverage and order):
+    // a package asked for without an order carries none for the static form; the DTR app starts a new one.
+    ...(sel.adaptive || sel.orders.length ? [{ fullUrl: `urn:uuid:${qrId}`, resource: qr }] : []),
   ];
   return {
     resourceType: 'Bundle',
