@@ -106,7 +106,10 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
         }
       }
       const status = missing.length ? 'clarification_needed' : answers.length === 0 ? 'no_rule' : gaps.length ? 'partial' : 'answered';
-      const hits = ruleIndex(model, state && filter.state(state) ? state : '').search(input.question, {
+      // Passages answer what is left once state, program and names are read: the subject's own words plus the rest.
+      const passageQuery = [x.rest, ...subjects.map((s) => subjectLabel(s.kind, s.code))].join(' ').trim() || input.question;
+      const hits = ruleIndex(model, state && filter.state(state) ? state : '').search(passageQuery, {
+        fuzzy: false, // the query is the subject's own words: no misspellings to forgive, and fuzzy is the costly part
         filter: (h) => filter.state(h.state as string) && filter.program(h.program as string) && (!state || h.state === state) && (!program || h.program === program),
       });
       const top = hits[0]?.score ?? 1;

@@ -25,6 +25,8 @@ export interface Extraction {
   subjects: FoundSubject[];
   /** Names that look like a drug but match none (after fuzzy matching), for the clarifying answer. */
   unknownCodes: string[];
+  /** The question without the words that named a state, program, plan, drug or service (what is left to search). */
+  rest: string;
 }
 
 interface NameTables {
@@ -175,7 +177,7 @@ export function extract(model: ReadModel, question: string): Extraction {
       for (const h of hits) addSubject({ kind: 'drug', code: h.doc.drugClass, matched: w, by: best.by });
     }
   }
-  return { states, programs, subjects, unknownCodes: unknown };
+  return { states, programs, subjects, unknownCodes: unknown, rest: text.s.replace(/\s+/g, ' ').trim() };
 }
 
 /** Common words of 5+ letters that must never be read as a misspelt drug name. */
