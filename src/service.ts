@@ -81,7 +81,9 @@ export interface ServiceInputs {
  */
 export function buildServices(inputs: ServiceInputs): AppDeps {
   const { config, store, corpus, log, now } = inputs;
-  const mongo = 'client' in store ? { client: (store as unknown as { client: MongoClient }).client, dbName: config.mongodbDb } : undefined;
+  // Shared counters live in the store's own database (the one its documents are in), whatever the config says.
+  const mongoStore = 'client' in store ? (store as unknown as { client: MongoClient; db: { databaseName: string } }) : undefined;
+  const mongo = mongoStore ? { client: mongoStore.client, dbName: mongoStore.db.databaseName } : undefined;
   const limits = createRateLimits({
     limits: config.rateLimits,
     ...(mongo ? { mongo } : {}),

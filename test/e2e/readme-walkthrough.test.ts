@@ -22,7 +22,9 @@ export function walkthroughLines(readme: string): string[] {
 
 async function npxPrauth(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['--no-install', 'prauth', ...args], { cwd: root, env: { ...process.env, ...env } });
+    // The walk-through's server runs on the embedded store (see startServer): so does its CLI, as a user's would.
+    const { MONGODB_URI: _uri, MONGODB_DB: _db, ...inherited } = process.env;
+    const { stdout, stderr } = await run('npx', ['--no-install', 'prauth', ...args], { cwd: root, env: { ...inherited, ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
