@@ -30,7 +30,7 @@ type WithId = IncomingMessage & { requestId?: string };
 
 const FHIR_PREFIXES = [
   '/v1/metadata', '/v1/formulary', '/v1/dtr', '/v1/Claim', '/v1/Questionnaire',
-  ...FHIR_DECLS.flatMap((d) => (d.kind === 'path' ? [] : [`/v1/${d.resourceType}`])),
+  ...FHIR_DECLS.flatMap((d) => (d.kind === 'path' ? [d.path.split('/:')[0]!] : [`/v1/${d.resourceType}`])),
 ];
 export function surfaceForPath(path: string): Surface {
   if (FHIR_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return 'fhir';

@@ -1,5 +1,5 @@
 // Response schemas of the currency endpoints (change feed, notify-when-ready, staleness, ingest history).
-import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
+import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES, VERIFICATION_STATUSES } from '../domain/vocabulary.js';
 
 const url = { type: 'string', format: 'uri' };
 const dateTime = { type: 'string', format: 'date-time' };
@@ -13,7 +13,7 @@ const Facts = {
     pa_type: { enum: [...PA_TYPES] },
     source_url: url,
     last_verified: dateOnly,
-    status: { enum: ['verified', 'draft', 'retired'] },
+    status: { enum: [...VERIFICATION_STATUSES] },
   },
 };
 

@@ -40,8 +40,8 @@ export function parseFeedQuery(q: URLSearchParams): { query: FeedQuery; filters:
   const rawAfter = single(q, 'after');
   const rawLimit = single(q, 'limit');
   const query: FeedQuery = { limit: FEED_DEFAULT_LIMIT };
-  if (rawState !== undefined) {
-    query.state = parseState(rawState);
+  if (rawState !== undefined || q.has('state')) {
+    query.state = parseState(rawState ?? '');
     filters.set('state', query.state);
   }
   if (rawProgram !== undefined) {
