@@ -255,6 +255,9 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
   const extraHeaders: Record<string, string> = {};
   let result: HttpResult;
   try {
+    if (route.methodAllowed && !route.methodAllowed(input.params)) {
+      throw new ApiError(405, 'method_not_allowed', `${route.method} is not allowed at ${input.path.slice(0, 120)}`, {}, { Allow: 'GET' });
+    }
     const principal = await authenticate(route, input, deps);
     if (principal && route.group && principal.kind !== 'operator') {
       if (isSubscribed(principal) && !principal.admin && principal.groups && !principal.groups.has(route.group)) {

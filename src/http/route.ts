@@ -144,6 +144,9 @@ export interface RouteDef {
    * not anything exists (no existence oracle). Every keyed route that serves jurisdictional data declares it.
    */
   scope?(ctx: RequestContext): ScopeRequest;
+  /** For a path template that also names other resources (POST /v1/{type}/{op} vs GET /v1/{type}/{id}): false
+   * means this method is not allowed at this address (405, before anything else). */
+  methodAllowed?(params: Readonly<Record<string, string>>): boolean;
   handle(ctx: RequestContext, deps: AppDeps): HttpResult | Promise<HttpResult>;
   openapi: OpenApiOperation;
 }

@@ -240,6 +240,8 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
     id: `fhir-${resourceType.toLowerCase()}-operation`,
     method: 'POST',
     path: `/v1/${resourceType}/:op`,
+    // POST [base]/{type}/{id} (no $) is an instance this server reads but never writes: 405, Allow: GET.
+    methodAllowed: (params) => (params.op ?? '').startsWith('$'),
     auth: 'key',
     group: 'fhir',
     surface: 'fhir',
@@ -249,8 +251,6 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
     scope: addressScope,
     handle(ctx, deps) {
       const op = ops.find((o) => `$${o.name}` === ctx.params.op);
-      // POST [base]/{type}/{id} (no $): an instance, which this server reads but never writes.
-      if (!op && !(ctx.params.op ?? '').startsWith('$')) throw new ApiError(405, 'method_not_allowed', `POST is not allowed on ${resourceType}/${(ctx.params.op ?? '').slice(0, 64)}; operations are named with a leading $`, {}, { Allow: 'GET' });
       if (!op) throw badRequest(`Operation '${(ctx.params.op ?? '').slice(0, 40)}' is not supported on ${resourceType}; supported: ${names.join(', ')}`, 'invalid_parameter', 'op');
       return answer(ctx, op.run({ params: ctx.params, query: ctx.query, body: ctx.body }, opEnv(ctx, deps)));
     },
