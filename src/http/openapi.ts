@@ -46,6 +46,7 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
       if (!responses[status]) responses[status] = { description, content: { [mediaType(CONTENT_TYPES[r.surface])]: { schema: errorSchema } } };
     };
     if (r.auth === 'key' || r.auth === 'key_or_demo') generic('403', 'Outside the subscription: state, program, endpoint group or add-on (`out_of_scope` names it)');
+    if (r.methodAllowed) generic('405', 'This method is not allowed at this address (e.g. POST to an instance id; operations start with $)');
     if (r.method === 'POST') {
       generic('400', 'Malformed JSON or an invalid body');
       generic('413', 'Body larger than BODY_LIMIT');

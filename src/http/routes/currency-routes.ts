@@ -34,6 +34,9 @@ export function baseUrlOf(deps: AppDeps, headers: IncomingHttpHeaders): string {
 
 export function parseFeedQuery(q: URLSearchParams): { query: FeedQuery; filters: URLSearchParams } {
   const filters = new URLSearchParams();
+  for (const name of ['state', 'program', 'since', 'after', 'limit']) {
+    if (q.has(name) && single(q, name) === undefined) throw badRequest(`Parameter '${name}' is empty: give a value or leave it out`, 'invalid_parameter', name);
+  }
   const rawState = single(q, 'state');
   const rawProgram = single(q, 'program');
   const rawSince = single(q, 'since');
