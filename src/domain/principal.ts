@@ -11,6 +11,17 @@ export interface Subscription {
   admin: boolean;
 }
 
+/** A stored subscription (keys and clients keep the same lists; empty means all) as the sets the gate reads. */
+export function subscriptionOf(r: { states: readonly string[]; programs: readonly string[]; groups: readonly string[]; compare: boolean; admin: boolean }): Subscription {
+  return {
+    states: r.states.length ? new Set(r.states) : null,
+    programs: r.programs.length ? new Set(r.programs) : null,
+    groups: r.groups.length ? new Set(r.groups) : null,
+    compare: r.compare || r.admin,
+    admin: r.admin,
+  };
+}
+
 export interface KeyPrincipal extends Subscription {
   kind: 'key';
   keyId: string;

@@ -22,7 +22,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
-import type { ClientKind, ClientPrincipal } from '../domain/principal.js';
+import { subscriptionOf, type ClientKind, type ClientPrincipal } from '../domain/principal.js';
 import { grantable } from '../domain/smart-scopes.js';
 import type { Program } from '../domain/vocabulary.js';
 import { COLLECTIONS } from '../store/collections.js';
@@ -175,11 +175,7 @@ function toPrincipal(r: ClientRecord, scopes: readonly string[] | null, via: Cli
     clientKind: r.kind,
     name: r.name,
     meterId: r.id,
-    states: r.states.length ? new Set(r.states) : null,
-    programs: r.programs.length ? new Set(r.programs) : null,
-    groups: r.groups.length ? new Set(r.groups) : null,
-    compare: r.compare || r.admin,
-    admin: r.admin,
+    ...subscriptionOf(r),
     scopes,
     via,
   };

@@ -6,7 +6,7 @@ import { COLLECTIONS } from '../store/collections.js';
 import type { DocumentStore } from '../store/port.js';
 import type { Program } from '../domain/vocabulary.js';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
-import type { KeyPrincipal } from '../domain/principal.js';
+import { subscriptionOf, type KeyPrincipal } from '../domain/principal.js';
 
 export interface KeyRecord {
   id: string;
@@ -54,11 +54,7 @@ function toPrincipal(r: KeyRecord): KeyPrincipal {
     keyId: r.id,
     meterId: r.id,
     name: r.name,
-    states: r.states.length ? new Set(r.states) : null,
-    programs: r.programs.length ? new Set(r.programs) : null,
-    groups: r.groups.length ? new Set(r.groups) : null,
-    compare: r.compare || r.admin,
-    admin: r.admin,
+    ...subscriptionOf(r),
   };
 }
 
