@@ -40,7 +40,7 @@ done
 [ -n "$URL" ] || { echo "server did not start"; cat "$LOG"; exit 1; }
 echo "fuzzing $URL/openapi.json with at most $MAX_EXAMPLES examples per operation"
 set +e
-"$VENV/bin/st" run "$URL/openapi.json" --url "$URL" \
+"$VENV/bin/st" --config-file "$ROOT/scripts/ci/schemathesis.toml" run "$URL/openapi.json" --url "$URL" \
   --checks all \
   --exclude-checks positive_data_acceptance \
   --max-examples "$MAX_EXAMPLES" \

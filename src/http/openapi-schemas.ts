@@ -13,6 +13,8 @@ export const ErrorBody = {
     error: { type: 'string' },
     code: { type: 'string', description: 'Additive machine-readable code: missing_parameter, invalid_parameter, conflicting_parameters, malformed_json, invalid_body, unauthorized, forbidden, scope_gap, not_found, payload_too_large, unsupported_media_type, rate_limited, internal_error' },
     request_id: { type: 'string' },
+    parameter: { type: 'string', description: 'The parameter or body field the error is about' },
+    max_length: { type: 'integer', description: 'payload_too_large on a field: its documented maximum length' },
     out_of_scope: { type: 'object' },
     issues: {
       type: 'array',

@@ -184,8 +184,11 @@ describe('POST /v1/ask', function () {
     const arr = await request(t.app.handler).post('/v1/ask').set('x-api-key', key).set('content-type', 'application/json').send('[1]');
     expect(arr.status).to.equal(400);
     const long = await ask({ question: 'a'.repeat(1001) });
-    expect(long.status).to.equal(400);
-    expect(long.body.code).to.equal('invalid_parameter');
+    expect(long.status).to.equal(413);
+    expect(long.body).to.include({ code: 'payload_too_large', parameter: 'question', max_length: 1000 });
+    expect(long.body.error).to.match(/1001 characters; at most 1000/);
+    const atMax = await ask({ question: `Epclusa in Texas Medicaid ${'x'.repeat(974)}` });
+    expect(atMax.status).to.equal(200);
     const anon = await request(t.app.handler).post('/v1/ask').send({ question: 'Epclusa in Texas Medicaid' });
     expect(anon.status).to.equal(401);
   });

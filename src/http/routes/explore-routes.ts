@@ -6,7 +6,7 @@ import { crosswalk, type CrosswalkBy } from '../../services/explore/crosswalk.js
 import { scopeFilter } from '../../services/explore/scope.js';
 import { SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, SIMILAR_SCOPES, similarRules, type SimilarQuery, type SimilarScope } from '../../services/explore/similar.js';
 import { listTopics, SLUG_PATTERN, topicDetail } from '../../services/explore/topics.js';
-import { badRequest, notFound } from '../api-error.js';
+import { ApiError, badRequest, notFound } from '../api-error.js';
 import { AskResponse, ComplianceResponse, CrosswalkNotFound, CrosswalkResponse, SimilarResponse, TopicDetailResponse, TopicListResponse } from '../openapi-explore-schemas.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
 import { parseProgram, parseState, single } from '../params.js';
@@ -184,8 +184,8 @@ const askRoute: RouteDef = {
     const { question, state, program } = body as Record<string, unknown>;
     if (question === undefined || question === null || (typeof question === 'string' && !question.trim())) throw badRequest("'question' is required: a non-empty string", 'missing_parameter', 'question');
     if (typeof question !== 'string') throw badRequest("'question' must be a string", 'invalid_parameter', 'question');
-    // A field over its schema maxLength is a 400 (413 is for a body over BODY_LIMIT); schemathesis found this.
-    if (question.length > ASK_MAX_QUESTION_CHARS) throw badRequest(`'question' is longer than ${ASK_MAX_QUESTION_CHARS} characters`, 'invalid_parameter', 'question');
+    // Over the documented maximum is a 413, the same status as a body over BODY_LIMIT (the question is the payload).
+    if (question.length > ASK_MAX_QUESTION_CHARS) throw new ApiError(413, 'payload_too_large', `'question' is ${question.length} characters; at most ${ASK_MAX_QUESTION_CHARS} are read`, { parameter: 'question', max_length: ASK_MAX_QUESTION_CHARS });
     if (state !== undefined && (typeof state !== 'string' || !/^[A-Z]{2}$/.test(state))) throw badRequest("'state' must be a USPS code such as TX (^[A-Z]{2}$)", 'invalid_parameter', 'state');
     if (program !== undefined && typeof program !== 'string') throw badRequest("'program' must be a string such as medicaid_mco", 'invalid_parameter', 'program');
     const plan = planAnswer(deps.corpus.current, {
@@ -217,7 +217,7 @@ const askRoute: RouteDef = {
       '400': err('Missing or malformed question, bad state or program hint'),
       '401': err('Missing or invalid x-api-key'),
       '403': err('The state or program asked about is outside the key subscription'),
-      '413': err('Body larger than BODY_LIMIT'),
+      '413': err(`Body larger than BODY_LIMIT, or a question over ${ASK_MAX_QUESTION_CHARS} characters (code payload_too_large, with parameter and max_length)`),
       '429': err('Rate limit exceeded', RateLimitError),
     },
   },
