@@ -3,6 +3,7 @@
 // prototype swaps, precomputed bytes); routes with path parameters or bodies go through Express. Both run
 // http/pipeline.ts, so headers, auth, limits and error bodies are the same whichever way a request goes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import typeis from 'type-is';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, badRequest } from './http/api-error.js';
 import {
@@ -40,6 +41,26 @@ export function surfaceForPath(path: string): Surface {
 
 const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+/** Inline ingest bodies have their own, larger limit (and go through Express). */
+const INGEST_PATH = '/v1/admin/ingest';
+
+/** A body of another type than the route reads is a 415; no body at all (curl -X POST) is left to the route. */
+function unsupportedBody(r: RouteDef, req: IncomingMessage): ApiError | undefined {
+  if (r.method !== 'POST' || req.headers['content-length'] === '0') return undefined;
+  const accepted = r.bodyType === 'form' ? [FORM_TYPE] : JSON_TYPES;
+  if (typeis(req, accepted) !== false) return undefined;
+  return new ApiError(415, 'unsupported_media_type', `Send the body as ${r.bodyType === 'form' ? FORM_TYPE : r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`);
+}
+
+/** What a body-parser failure answers. */
+function bodyReadError(err: unknown, bodyLimit: string | number): unknown {
+  const e = err as { type?: string; status?: number };
+  if (e.type === 'entity.parse.failed') return badRequest('Malformed JSON body', 'malformed_json');
+  if (e.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', `Body larger than the ${bodyLimit} limit`);
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new ApiError(415, 'unsupported_media_type', 'Unsupported body encoding or charset');
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError(e.status, 'invalid_body', 'The request body could not be read');
+  return err;
+}
 
 export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(deps)): BuiltApp {
   const fast = new Map<string, RouteDef>();
@@ -59,8 +80,9 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
   app.set('etag', false);
   app.set('query parser', false);
   // Inline ingest bodies (the CLI sends a file's records) get their own, larger limit; the parser below then skips.
-  app.use('/v1/admin/ingest', express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }));
-  app.use(express.json({ type: JSON_TYPES, limit: deps.config.bodyLimit, strict: true }));
+  app.use(INGEST_PATH, express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }));
+  const jsonParser = express.json({ type: JSON_TYPES, limit: deps.config.bodyLimit, strict: true });
+  app.use(jsonParser);
   app.use(express.text({ type: FORM_TYPE, limit: deps.config.bodyLimit }));
 
   for (const r of routes) {
@@ -68,16 +90,9 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     const method = r.method.toLowerCase() as 'get' | 'post' | 'delete';
     app[method](r.path, async (req: Request, res: Response) => {
       const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
-      const accepted = r.bodyType === 'form' ? [FORM_TYPE] : JSON_TYPES;
-      // A body of another type is a 415; no body at all (curl -X POST) is left to the route (a 400 where one is needed).
-      if (r.method === 'POST' && req.headers['content-length'] !== '0' && req.is(accepted) === false) {
-        const result = renderError(
-          new ApiError(415, 'unsupported_media_type', `Send the body as ${r.bodyType === 'form' ? FORM_TYPE : r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`),
-          r.surface,
-          requestId,
-          deps.log,
-        );
-        writeResult(res, req.method, result, r.surface, requestId);
+      const unsupported = unsupportedBody(r, req);
+      if (unsupported) {
+        writeResult(res, req.method, renderError(unsupported, r.surface, requestId, deps.log), r.surface, requestId);
         return;
       }
       const url = new URL(req.originalUrl, 'http://x');
@@ -108,13 +123,7 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const requestId = (req as WithId).requestId ?? requestIdOf(req.headers);
     const surface = surfaceForPath(req.path);
-    const e = err as { type?: string; status?: number; limit?: number };
-    let mapped: unknown = err;
-    if (e.type === 'entity.parse.failed') mapped = badRequest('Malformed JSON body', 'malformed_json');
-    else if (e.type === 'entity.too.large') mapped = new ApiError(413, 'payload_too_large', `Body larger than the ${deps.config.bodyLimit} limit`);
-    else if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') mapped = new ApiError(415, 'unsupported_media_type', 'Unsupported body encoding or charset');
-    else if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) mapped = new ApiError(e.status, 'invalid_body', 'The request body could not be read');
-    writeResult(res, req.method, renderError(mapped, surface, requestId, deps.log), surface, requestId);
+    writeResult(res, req.method, renderError(bodyReadError(err, deps.config.bodyLimit), surface, requestId, deps.log), surface, requestId);
   });
 
   const access = accessLoggerOf(deps.log);
@@ -143,6 +152,27 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
       runRoute(route, { method, path, query, headers: req.headers, params: {}, body: undefined, requestId, clientAddress }, deps)
         .then((result) => writeResult(res, method, result, route.surface, requestId))
         .catch((err: unknown) => writeResult(res, method, renderError(err, route.surface, requestId, deps.log), route.surface, requestId));
+      return;
+    }
+    // Exact-path POSTs with JSON bodies (CDS hooks, $submit, ask...) skip the Express router as well: the same JSON
+    // parser, the same 415 and body-error answers, then the pipeline.
+    if (route && route.method === 'POST' && route.bodyType !== 'form' && path !== INGEST_PATH) {
+      const unsupported = unsupportedBody(route, req);
+      if (unsupported) {
+        writeResult(res, method, renderError(unsupported, route.surface, requestId, deps.log), route.surface, requestId);
+        return;
+      }
+      jsonParser(req as Request, res as Response, (err?: unknown) => {
+        if (err) {
+          writeResult(res, method, renderError(bodyReadError(err, deps.config.bodyLimit), route.surface, requestId, deps.log), route.surface, requestId);
+          return;
+        }
+        const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+        const clientAddress = req.socket.remoteAddress ?? 'unknown';
+        runRoute(route, { method, path, query, headers: req.headers, params: {}, body: (req as { body?: unknown }).body, requestId, clientAddress }, deps)
+          .then((result) => writeResult(res, method, result, route.surface, requestId))
+          .catch((e: unknown) => writeResult(res, method, renderError(e, route.surface, requestId, deps.log), route.surface, requestId));
+      });
       return;
     }
     const allowed = methodsByPath.get(path);

@@ -10,6 +10,9 @@ import { uuidFrom } from '../fhir/ids.js';
 import type { Coding, Resource } from '../fhir/r4.js';
 import type { CdsCard, CdsLink } from './types.js';
 
+/** A text ending in one full stop (a caveat may already end with its own). */
+const sentence = (text: string): string => (/[.!?]\)?$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`);
+
 const TOPIC = {
   coverageInfo: { system: CRD_TEMP_CS, code: 'coverage-info', display: 'Coverage Information' },
   limits: { system: CRD_TEMP_CS, code: 'limits', display: 'Limits' },
@@ -59,7 +62,7 @@ export function verdictCard(v: VerdictInput): CdsCard {
     ...(r.paRequired
       ? [`**Decision timeframe:** standard ${rule.turnaround.standardHours} h, expedited ${rule.turnaround.expeditedHours} h${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`]
       : []),
-    `**Source:** [${rule.source.title}](${rule.source.url}), last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}.`,
+    sentence(`**Source:** [${rule.source.title}](${rule.source.url}), last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}`),
     `**How the member's plan was identified:** ${v.basis.join('; ')}.`,
   ];
   // A Launch SMART card when DTR applies and a DTR app is configured; otherwise an External Reference card whose

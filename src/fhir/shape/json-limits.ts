@@ -20,18 +20,35 @@ export interface LimitProblem {
 const MAX_PATH = 200;
 const segment = (key: string | number): string => (typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][\w$-]{0,63}$/.test(key) ? `.${key}` : '.(name)');
 
+/** A value on the walk: its parent and key, so the path is spelled only when a limit is crossed. */
+interface Step {
+  value: unknown;
+  depth: number;
+  parent: Step | undefined;
+  key: string | number;
+}
+
+function pathOf(step: Step): string {
+  const keys: (string | number)[] = [];
+  for (let s: Step | undefined = step; s?.parent; s = s.parent) keys.push(s.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0 && path.length < MAX_PATH; i--) path += segment(keys[i]!);
+  return path.slice(0, MAX_PATH);
+}
+
 export function checkJsonLimits(body: unknown, limits: JsonLimits = BODY_LIMITS): LimitProblem | undefined {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value: body, depth: 1, path: '' }];
+  const stack: Step[] = [{ value: body, depth: 1, parent: undefined, key: '' }];
   let nodes = 0;
   while (stack.length) {
-    const { value, depth, path } = stack.pop()!;
-    if (++nodes > limits.maxNodes) return { message: `The body has more than ${limits.maxNodes} values`, path: path.slice(0, MAX_PATH) };
+    const step = stack.pop()!;
+    const { value, depth } = step;
+    if (++nodes > limits.maxNodes) return { message: `The body has more than ${limits.maxNodes} values`, path: pathOf(step) };
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > limits.maxDepth) return { message: `The body nests deeper than ${limits.maxDepth} levels`, path: path.slice(0, MAX_PATH) };
+    if (depth > limits.maxDepth) return { message: `The body nests deeper than ${limits.maxDepth} levels`, path: pathOf(step) };
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, path: path.length < MAX_PATH ? path + segment(i) : path });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: step, key: i });
     } else {
-      for (const k of Object.keys(value)) stack.push({ value: (value as Record<string, unknown>)[k], depth: depth + 1, path: path.length < MAX_PATH ? path + segment(k) : path });
+      for (const k in value) stack.push({ value: (value as Record<string, unknown>)[k], depth: depth + 1, parent: step, key: k });
     }
   }
   return undefined;

@@ -110,6 +110,7 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
       const passageQuery = [x.rest, ...subjects.map((s) => subjectLabel(s.kind, s.code))].join(' ').trim() || input.question;
       const hits = ruleIndex(model, state && filter.state(state) ? state : '').search(passageQuery, {
         fuzzy: false, // the query is the subject's own words: no misspellings to forgive, and fuzzy is the costly part
+        prefix: false, // nor word forms to guess: exact terms, which keeps the search to a few posting lists
         filter: (h) => filter.state(h.state as string) && filter.program(h.program as string) && (!state || h.state === state) && (!program || h.program === program),
       });
       const top = hits[0]?.score ?? 1;

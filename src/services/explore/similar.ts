@@ -14,60 +14,75 @@ export const SIMILARITY_WEIGHTS = { subject: 0.35, program: 0.2, pa_required: 0.
 
 export type SimilarQuery = { by: 'rule_id' | 'drug_rule_id'; id: string } | { by: 'q'; text: string };
 
-interface TokenTable {
-  ids: Map<string, number>;
-  /** Per rule id: its distinct word ids, sorted (criteria, limits, documentation). */
-  byRule: Map<string, Uint32Array>;
+/**
+ * What the ranking reads of a rule, as small records of one shape built once per read model: the rule documents
+ * themselves are large and varied, and reading them in the hot loop costs more than the scoring does.
+ */
+interface Cand {
+  readonly r: CoverageRuleDoc;
+  readonly id: string;
+  readonly state: string;
+  readonly program: string;
+  /** Small integers: equal subjects (kind and code), pa_types have equal numbers. */
+  readonly subject: number;
+  readonly paType: number;
+  readonly paRequired: boolean;
+  /** Distinct word ids of criteria, limits and documentation, sorted. */
+  readonly words: Uint32Array;
 }
-const tokenTables = new WeakMap<ReadModel, TokenTable>();
 
-/** A rule's word set as sorted integer ids, computed once per read model; intersections are a linear merge. */
-function tokens(model: ReadModel, r: CoverageRuleDoc): Uint32Array {
-  let t = tokenTables.get(model);
-  if (!t) tokenTables.set(model, (t = { ids: new Map(), byRule: new Map() }));
-  let out = t.byRule.get(r.id);
-  if (!out) {
+interface Tables {
+  byId: Map<string, Cand>;
+  bySubject: Map<number, Cand[]>;
+  byState: Map<string, Cand[]>;
+  all: Cand[];
+  vocabulary: number;
+}
+const tables = new WeakMap<ReadModel, Tables>();
+
+function tablesOf(model: ReadModel): Tables {
+  let t = tables.get(model);
+  if (t) return t;
+  const words = new Map<string, number>();
+  const numbers = new Map<string, number>();
+  const num = (k: string): number => numbers.get(k) ?? (numbers.set(k, numbers.size), numbers.size - 1);
+  t = { byId: new Map(), bySubject: new Map(), byState: new Map(), all: [], vocabulary: 0 };
+  for (const r of model.ruleById.values()) {
     const ids = new Set<number>();
     for (const w of ruleText(r).toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) {
-      let id = t.ids.get(w);
-      if (id === undefined) t.ids.set(w, (id = t.ids.size));
+      let id = words.get(w);
+      if (id === undefined) words.set(w, (id = words.size));
       ids.add(id);
     }
-    out = Uint32Array.from(ids).sort();
-    t.byRule.set(r.id, out);
+    const c: Cand = {
+      r,
+      id: r.id,
+      state: r.jurisdiction,
+      program: r.program,
+      subject: num(`s|${r.subject.kind}|${r.subject.code}`),
+      paType: num(`t|${r.requirement.paType}`),
+      paRequired: r.requirement.paRequired,
+      words: Uint32Array.from(ids).sort(),
+    };
+    t.byId.set(c.id, c);
+    t.all.push(c);
+    const bs = t.bySubject.get(c.subject);
+    if (bs) bs.push(c);
+    else t.bySubject.set(c.subject, [c]);
+    const st = t.byState.get(c.state);
+    if (st) st.push(c);
+    else t.byState.set(c.state, [c]);
   }
-  return out;
+  t.vocabulary = words.size;
+  tables.set(model, t);
+  return t;
 }
 
-const groupings = new WeakMap<ReadModel, { bySubject: Map<string, CoverageRuleDoc[]>; byState: Map<string, CoverageRuleDoc[]> }>();
-
-/** The rules a scope can return at all, from per-model groupings (same subject, same state) or every rule. */
-function candidates(model: ReadModel, base: CoverageRuleDoc, scope: SimilarScope): Iterable<CoverageRuleDoc> {
-  let g = groupings.get(model);
-  if (!g) {
-    g = { bySubject: new Map(), byState: new Map() };
-    for (const r of model.ruleById.values()) {
-      const sk = `${r.subject.kind}|${r.subject.code}`;
-      g.bySubject.set(sk, [...(g.bySubject.get(sk) ?? []), r]);
-      g.byState.set(r.jurisdiction, [...(g.byState.get(r.jurisdiction) ?? []), r]);
-    }
-    groupings.set(model, g);
-  }
-  if (scope === 'same_subject' || scope === 'same_program') return g.bySubject.get(`${base.subject.kind}|${base.subject.code}`) ?? [];
-  if (scope === 'same_state') return g.byState.get(base.jurisdiction) ?? [];
-  return model.ruleById.values();
-}
-
-function jaccard(a: Uint32Array, b: Uint32Array): number {
-  let i = 0;
-  let j = 0;
-  let inter = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) (inter++, i++, j++);
-    else if (a[i]! < b[j]!) i++;
-    else j++;
-  }
-  return inter / (a.length + b.length - inter || 1);
+/** The rules a scope can return at all: the same subject, the same state, or every rule. */
+function candidates(t: Tables, base: Cand, scope: SimilarScope): readonly Cand[] {
+  if (scope === 'same_subject' || scope === 'same_program') return t.bySubject.get(base.subject) ?? [];
+  if (scope === 'same_state') return t.byState.get(base.state) ?? [];
+  return t.all;
 }
 
 const summary = (r: CoverageRuleDoc) => ({
@@ -103,39 +118,50 @@ export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarSc
   // An id outside the caller's subscription answers exactly like an unknown one.
   if (!base || !visible(base)) return { kind: 'not_found' };
   if (q.by === 'drug_rule_id' && base.subject.kind !== 'drug') return { kind: 'not_a_drug_rule' };
-  const baseTokens = tokens(model, base);
-  const sameSubject = (r: CoverageRuleDoc) => r.subject.kind === base.subject.kind && r.subject.code === base.subject.code;
-  const inScope = (r: CoverageRuleDoc): boolean => {
-    if (scope === 'same_subject') return sameSubject(r);
-    if (scope === 'same_program') return sameSubject(r) && r.program === base.program;
-    if (scope === 'same_state') return r.jurisdiction === base.jurisdiction;
-    return true;
+  const t = tablesOf(model);
+  const b = t.byId.get(base.id)!;
+  // The base rule's words as a mark table over the vocabulary: an overlap is one pass over the other rule's words.
+  const marks = new Uint8Array(t.vocabulary);
+  for (const id of b.words) marks[id] = 1;
+  const overlapWith = (c: Cand): number => {
+    const w = c.words;
+    let inter = 0;
+    for (let k = 0; k < w.length; k++) inter += marks[w[k]!]!;
+    return inter / (b.words.length + w.length - inter || 1);
   };
   const W = SIMILARITY_WEIGHTS;
-  const score = (r: CoverageRuleDoc): number =>
-    (sameSubject(r) ? W.subject : 0) +
-    (r.program === base.program ? W.program : 0) +
-    (r.requirement.paRequired === base.requirement.paRequired ? W.pa_required : 0) +
-    (r.requirement.paType === base.requirement.paType ? W.pa_type : 0) +
-    W.text * jaccard(baseTokens, tokens(model, r));
-  // Numbers first, for every candidate; objects and reasons only for the few that are returned.
-  const top: { r: CoverageRuleDoc; score: number }[] = [];
-  const better = (a: { r: CoverageRuleDoc; score: number }, b: { r: CoverageRuleDoc; score: number }) => b.score - a.score || a.r.id.localeCompare(b.r.id);
-  for (const r of candidates(model, base, scope)) {
-    if (r.id === base.id || !visible(r) || !inScope(r)) continue;
-    const entry = { r, score: score(r) };
-    if (top.length === limit && better(entry, top[top.length - 1]!) >= 0) continue;
-    top.push(entry);
-    top.sort(better);
+  const structural = (c: Cand): number =>
+    (c.subject === b.subject ? W.subject : 0) +
+    (c.program === b.program ? W.program : 0) +
+    (c.paRequired === b.paRequired ? W.pa_required : 0) +
+    (c.paType === b.paType ? W.pa_type : 0);
+  const inScope = (c: Cand): boolean =>
+    scope === 'same_subject' ? c.subject === b.subject : scope === 'same_program' ? c.subject === b.subject && c.program === b.program : scope === 'same_state' ? c.state === b.state : true;
+  // Numbers first, for every candidate; objects and reasons only for the few that are returned. The top `limit`
+  // are kept sorted by insertion (score descending, then rule id in code-point order); a candidate whose score
+  // cannot reach the last kept one even with full word overlap is not scored at all.
+  const top: { c: Cand; score: number }[] = [];
+  const ahead = (sa: number, ia: string, sb: number, ib: string): boolean => sa > sb || (sa === sb && ia < ib);
+  for (const c of candidates(t, b, scope)) {
+    if (c === b || !inScope(c) || !filter.state(c.state) || !filter.program(c.program)) continue;
+    const last = top.length === limit ? top[limit - 1]! : undefined;
+    const st = structural(c);
+    if (last && st + W.text < last.score) continue;
+    const sc = st + W.text * overlapWith(c);
+    if (last && !ahead(sc, c.id, last.score, last.c.id)) continue;
+    let i = top.length;
+    while (i > 0 && ahead(sc, c.id, top[i - 1]!.score, top[i - 1]!.c.id)) i--;
+    top.splice(i, 0, { c, score: sc });
     if (top.length > limit) top.pop();
   }
-  const scored = top.map(({ r, score: sc }) => {
+  const scored = top.map(({ c, score: sc }) => {
+    const r = c.r;
     const reasons: string[] = [];
-    if (sameSubject(r)) reasons.push(`same ${r.subject.kind === 'drug' ? 'drug class' : 'service category'} (${r.subject.code})`);
+    if (c.subject === b.subject) reasons.push(`same ${r.subject.kind === 'drug' ? 'drug class' : 'service category'} (${r.subject.code})`);
     if (r.program === base.program) reasons.push(`same program (${r.program})`);
     if (r.requirement.paRequired === base.requirement.paRequired) reasons.push(`PA ${r.requirement.paRequired ? 'required' : 'not required'} in both`);
     if (r.requirement.paType === base.requirement.paType) reasons.push(`same pa_type (${r.requirement.paType})`);
-    const overlap = jaccard(baseTokens, tokens(model, r));
+    const overlap = overlapWith(c);
     if (overlap > 0) reasons.push(`criteria and documentation overlap ${Math.round(overlap * 100)}%`);
     return { ...summary(r), score: round(sc), reasons };
   });
