@@ -3,6 +3,7 @@
 // identifiers, so every call decides, stores the request and its first ClaimResponse version), and a resubmission
 // of one Bundle (the idempotent path: one indexed read).
 import autocannon from 'autocannon';
+import { warmup } from './options.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +36,7 @@ export async function benchSubmit(url: string, key: string, seconds: number, con
   const headers = { 'x-api-key': key, 'content-type': 'application/fhir+json' };
   const template = JSON.stringify(submitBody('TEMPLATE'));
   let n = 0;
-  const fresh = await autocannon({
+  const fresh = await autocannon({ ...warmup(connections),
     url: `${url}/v1/Claim/$submit`,
     method: 'POST',
     connections,
@@ -44,7 +45,7 @@ export async function benchSubmit(url: string, key: string, seconds: number, con
     requests: [{ setupRequest: (req) => ({ ...req, body: template.replaceAll('TEMPLATE', `${process.pid}-${n++}`) }) }],
   });
   const same = JSON.stringify(submitBody('same'));
-  const again = await autocannon({ url: `${url}/v1/Claim/$submit`, method: 'POST', connections, duration: seconds, headers, body: same });
+  const again = await autocannon({ ...warmup(connections), url: `${url}/v1/Claim/$submit`, method: 'POST', connections, duration: seconds, headers, body: same });
   return [
     { title: `service POST /v1/Claim/$submit, new submissions (${connections} connections)`, rps: Math.round(fresh.requests.average), p50: fresh.latency.p50, p99: fresh.latency.p99, non2xx: fresh.non2xx + fresh.errors },
     { title: `service POST /v1/Claim/$submit, same Bundle again (${connections} connections)`, rps: Math.round(again.requests.average), p50: again.latency.p50, p99: again.latency.p99, non2xx: again.non2xx + again.errors },

@@ -2,6 +2,7 @@
 // autocannon in one run, one after the other, on loopback only; prints req/s, p50/p99 and the ratio.
 // Also cold start to first served lookup, and the compare endpoint over 10 states when it is served.
 import autocannon from 'autocannon';
+import { warmup } from './options.js';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ function start(cmd: string[], env: Record<string, string>): Promise<Proc & { sta
 }
 
 async function load(url: string, headers: Record<string, string>, title: string) {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
+  const r = await autocannon({ ...warmup(CONNECTIONS), url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
   const non2xx = r.non2xx + r.errors;
   return { title, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx };
 }
@@ -101,14 +102,14 @@ async function main(): Promise<void> {
   const compareUrl = `${service.url}/v1/compare?states=${compareStates}&program=medicaid_mco&drug=glp1_weight_loss`;
   if ((await fetch(compareUrl, { headers })).status === 200) {
     rows.push(await load(compareUrl, headers, `service /v1/compare (10 states, ${CONNECTIONS} connections)`));
-    const r = await autocannon({ url: compareUrl, connections: 10, duration: DURATION, headers });
+    const r = await autocannon({ ...warmup(10), url: compareUrl, connections: 10, duration: DURATION, headers });
     rows.push({ title: 'service /v1/compare (10 states, 10 connections)', rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors });
   }
   // Free-text ask and similar rules at 20 connections (p99 target 20 ms).
   const askBody = JSON.stringify({ question: 'Does Texas Medicaid managed care require prior auth for Epclusa?' });
-  const ask = await autocannon({ url: `${service.url}/v1/ask`, method: 'POST', body: askBody, connections: 20, duration: DURATION, headers: { ...headers, 'content-type': 'application/json' } });
+  const ask = await autocannon({ ...warmup(20), url: `${service.url}/v1/ask`, method: 'POST', body: askBody, connections: 20, duration: DURATION, headers: { ...headers, 'content-type': 'application/json' } });
   rows.push({ title: 'service POST /v1/ask (20 connections)', rps: Math.round(ask.requests.average), p50: ask.latency.p50, p99: ask.latency.p99, non2xx: ask.non2xx + ask.errors });
-  const similar = await autocannon({ url: `${service.url}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, connections: 20, duration: DURATION, headers });
+  const similar = await autocannon({ ...warmup(20), url: `${service.url}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, connections: 20, duration: DURATION, headers });
   rows.push({ title: 'service GET /v1/rules/similar (20 connections)', rps: Math.round(similar.requests.average), p50: similar.latency.p50, p99: similar.latency.p99, non2xx: similar.non2xx + similar.errors });
   // PAS $submit at 20 connections: every call a new stored submission, then one Bundle resubmitted.
   rows.push(...(await benchSubmit(service.url, key, DURATION, 20)));

@@ -69,7 +69,7 @@ describe('unit: similar rules ranking over the whole sample corpus', function ()
           const filter = { state: (s: string) => !states || states.has(s), program: () => true };
           const out = similarRules(model, { by: 'rule_id', id: base.id }, scope, limit, filter);
           expect(out.kind).to.equal('found');
-          const got = ((out as { body: { results: { rule_id: string; score: number }[] } }).body.results).map((r) => ({ id: r.rule_id, score: r.score }));
+          const got = ((out as unknown as { body: { results: { rule_id: string; score: number }[] } }).body.results).map((r) => ({ id: r.rule_id, score: r.score }));
           expect(got).to.deep.equal(reference(rules, base, scope, limit, states));
         },
       ),
