@@ -65,19 +65,26 @@ function programNames(raw: string | undefined): string[] {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The question as it is read: `s` with what was found blanked out, and `low`, its lower case (kept in step). */
+interface Text {
+  s: string;
+  low: string;
+}
+
 /** Finds `name` on word boundaries and blanks it out of `text` so shorter names inside it do not match again. */
-function take(text: { s: string }, name: string): string | undefined {
-  if (!text.s.toLowerCase().includes(name.toLowerCase())) return undefined; // most names are absent: skip the RegExp
+function take(text: Text, name: string): string | undefined {
+  if (!text.low.includes(name.toLowerCase())) return undefined; // most names are absent: skip the RegExp
   const re = new RegExp(`(?<![\\w-])${escape(name)}(?![\\w-])`, 'i');
   const m = re.exec(text.s);
   if (!m) return undefined;
   text.s = text.s.slice(0, m.index) + ' '.repeat(m[0].length) + text.s.slice(m.index + m[0].length);
+  text.low = text.s.toLowerCase();
   return m[0];
 }
 
 export function extract(model: ReadModel, question: string): Extraction {
   const { names, payers } = nameTables(model);
-  const text = { s: question };
+  const text: Text = { s: question, low: question.toLowerCase() };
   const states: Found<string>[] = [];
   const programs: Extraction['programs'] = [];
   const subjects: FoundSubject[] = [];
