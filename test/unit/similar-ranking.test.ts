@@ -4,17 +4,11 @@
 // key scope. fast-check draws the cases.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildReadModel, type CorpusDocuments } from '../../src/corpus/read-model.js';
+import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../src/domain/documents.js';
 import { ruleText } from '../../src/services/explore/rule-index.js';
 import { SIMILAR_SCOPES, SIMILARITY_WEIGHTS, similarRules, type SimilarScope } from '../../src/services/explore/similar.js';
-
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const dir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
-const read = (name: string): Any[] => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+import { sampleCorpusDocuments } from '../support/sample-corpus.js';
 
 /** The reference: every candidate scored in full, sorted by score, then rule id in code-point order. */
 function reference(rules: readonly CoverageRuleDoc[], base: CoverageRuleDoc, scope: SimilarScope, limit: number, states: Set<string> | null) {
@@ -43,15 +37,7 @@ function reference(rules: readonly CoverageRuleDoc[], base: CoverageRuleDoc, sco
 
 describe('unit: similar rules ranking over the whole sample corpus', function () {
   this.timeout(120_000);
-  const docs: CorpusDocuments = {
-    rules: read('rules.ndjson'),
-    jurisdictions: read('jurisdictions.ndjson'),
-    payers: read('payers.ndjson'),
-    drugs: read('drugs.ndjson'),
-    codeMappings: read('code-mappings.ndjson'),
-    events: [],
-    topics: [],
-  };
+  const docs = sampleCorpusDocuments();
   const model = buildReadModel(docs, 1);
   const rules = [...model.ruleById.values()];
   const stateCodes = [...new Set(rules.map((r) => r.jurisdiction))].sort();

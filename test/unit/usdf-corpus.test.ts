@@ -2,26 +2,14 @@
 // ids within FHIR's 64 characters, unique per type and stable across rebuilds; every reference resolves; every
 // shape of resource validates against its USDF 2.0.1 profile; class rules with no RxNorm drug yield none.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildReadModel, type CorpusDocuments } from '../../src/corpus/read-model.js';
+import { buildReadModel } from '../../src/corpus/read-model.js';
 import { safeId } from '../../src/fhir/ids.js';
 import { usdfIndex } from '../../src/fhir/usdf/resources.js';
 import { validateAgainst } from '../support/ig-validate.js';
+import { sampleCorpusDocuments } from '../support/sample-corpus.js';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const dir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
-const read = (name: string): Any[] => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const docs = (): CorpusDocuments => ({
-  rules: read('rules.ndjson'),
-  jurisdictions: read('jurisdictions.ndjson'),
-  payers: read('payers.ndjson'),
-  drugs: read('drugs.ndjson'),
-  codeMappings: read('code-mappings.ndjson'),
-  events: [],
-  topics: [],
-});
+const docs = sampleCorpusDocuments;
 
 describe('unit: USDF resources over the whole sample corpus', function () {
   this.timeout(120_000);
