@@ -38,6 +38,8 @@ export interface Config {
   readonly subscriptionHeartbeatCheckSeconds: number;
   /** CRD: deadline for all reads from the EHR's FHIR server during one hook call (missing prefetch). */
   readonly crdEhrTimeoutMs: number;
+  /** How long opening the store (connect, index creation) may take before the start fails with a clear error. */
+  readonly storeOpenTimeoutMs: number;
   /** CRD: SMART launch URL of the DTR app offered on verdict cards; unset offers no launch link. */
   readonly dtrLaunchUrl: string | undefined;
   /** PEM certificate chain and private key: both set makes the server speak HTTPS (TLS 1.2 minimum). */
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pasAutoDecide,
     subscriptionHeartbeatCheckSeconds: int('SUBSCRIPTION_HEARTBEAT_CHECK_SECONDS', 5, 1, 3600),
     crdEhrTimeoutMs: int('CRD_EHR_TIMEOUT_MS', 2000, 50, 30000),
+    storeOpenTimeoutMs: int('STORE_OPEN_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
     dtrLaunchUrl,
     tlsCertFile,
     tlsKeyFile,

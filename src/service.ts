@@ -30,6 +30,7 @@ import { lazyVault } from './services/contact-vault.js';
 import { createIngestRuns } from './services/ingest-runs.js';
 import { createMailer, createSmsSender } from './services/notify-delivery.js';
 import { createNotifyService } from './services/notify-when-ready.js';
+import { withDeadline } from './store/deadline.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -157,9 +158,14 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     server.listen(config.port, config.host, () => resolve());
   });
   let lock: HeldLock | undefined;
+  // Each start-up step at debug level, with the time since the port was bound: where a start that hangs is waiting.
+  const t0 = performance.now();
+  const step = (name: string) => log.debug({ step: name, ms: Math.round(performance.now() - t0) }, 'start-up');
   try {
     if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
-    const store = await openStore(config);
+    step('opening the store');
+    const store = await withDeadline(openStore(config), config.storeOpenTimeoutMs, 'opening the store (connect and index creation)');
+    step('recovering interrupted ingests');
     const repaired = await recoverIngests(store); // finish an ingest a crash interrupted (write-ahead journal)
     if (repaired.length) log.warn({ corpusVersions: repaired }, 'completed interrupted ingests from the journal');
     const now = () => new Date();
@@ -167,6 +173,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       const report = await runIngest({ store, now }, config.fixturesDir);
       log.info({ added: report.added, rejected: report.rejected.length, corpusVersion: report.corpusVersion }, 'loaded the bundled sample corpus');
     }
+    step('loading the corpus');
     const corpus = await createCorpusHolder(store, { verifiedOnly: config.serveVerifiedOnly });
     corpus.startPolling(config.corpusPollSeconds * 1000, (err) => log.warn({ err }, 'corpus refresh failed'));
     const deps = buildServices({
@@ -178,6 +185,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       ...(lock ? { operatorToken: randomBytes(24).toString('hex') } : {}),
     });
     deps.usage.start(config.usageFlushSeconds * 1000, (err) => log.warn({ err }, 'usage flush failed'));
+    step('recovering ingest runs');
     await deps.ingestRuns.recover();
     deps.outbox.start(config.outboxPollSeconds * 1000);
     deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
@@ -185,6 +193,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     await extend?.(deps);
     const app = buildApp(deps);
     ready = app.handler;
+    step('ready');
     // The structural validator's R4 definitions (about 2 s of parsing) load right after the service is ready, so a
     // start is not slowed by them; a FHIR or CDS body arriving first waits for them.
     setImmediate(loadFhirDefinitions);

@@ -38,6 +38,21 @@ describe('first hour: CLI and server messages', function () {
     expect(existsSync(dir), 'the data directory must not be created').to.equal(false);
   });
 
+  it('a MongoDB server that accepts connections but never answers fails the start, saying which step waited', async () => {
+    // A real TCP endpoint that takes connections and answers nothing (as a wedged server behaves to a client).
+    const sockets: import('node:net').Socket[] = [];
+    const silent = (await import('node:net')).createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as AddressInfo).port;
+    const t0 = Date.now();
+    const out = await runServerOnce({ MONGODB_URI: `mongodb://127.0.0.1:${port}/?directConnection=true`, STORE_OPEN_TIMEOUT_SECONDS: '1', PRAUTH_LOAD_SAMPLE: 'false' });
+    for (const s of sockets) s.destroy();
+    silent.close();
+    expect(out.code, out.output).to.equal(1);
+    expect(out.output).to.include('prauth failed to start: the store did not answer within 1 s while opening the store (connect and index creation)');
+    expect(Date.now() - t0, 'failed at the deadline, not at the 10 s kill').to.be.below(8_000);
+  });
+
   it('a write says which store it went to; a new data directory and a server on another one are warned about', async () => {
     const serverDir = freshDir();
     server = await startServer({ PRAUTH_DATA_DIR: serverDir, PRAUTH_LOAD_SAMPLE: 'false' });
