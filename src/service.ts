@@ -160,7 +160,11 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
   let lock: HeldLock | undefined;
   // Each start-up step at debug level, with the time since the port was bound: where a start that hangs is waiting.
   const t0 = performance.now();
-  const step = (name: string) => log.debug({ step: name, ms: Math.round(performance.now() - t0) }, 'start-up');
+  // Flushed at once: the log is buffered (4 KB) for speed, and a start that hangs would otherwise show nothing.
+  const step = (name: string) => {
+    log.debug({ step: name, ms: Math.round(performance.now() - t0) }, 'start-up');
+    if (log.isLevelEnabled('debug')) log.flush();
+  };
   try {
     if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
     step('opening the store');
