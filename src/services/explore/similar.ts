@@ -31,58 +31,73 @@ interface Cand {
   readonly words: Uint32Array;
 }
 
+/**
+ * Per read model: the rules grouped by subject and by state (cheap, built on first use), and the candidate records,
+ * made when a group is first ranked, so the first call for a subject tokenizes that subject's rules only.
+ */
 interface Tables {
-  byId: Map<string, Cand>;
-  bySubject: Map<number, Cand[]>;
-  byState: Map<string, Cand[]>;
-  all: Cand[];
-  vocabulary: number;
+  words: Map<string, number>;
+  numbers: Map<string, number>;
+  bySubject: Map<string, CoverageRuleDoc[]>;
+  byState: Map<string, CoverageRuleDoc[]>;
+  cands: Map<string, Cand>;
+  /** Candidate lists per group ('s|kind|code', 'st|XX', 'all'), all of whose words are already numbered. */
+  groups: Map<string, readonly Cand[]>;
 }
 const tables = new WeakMap<ReadModel, Tables>();
+
+const subjectKey = (r: CoverageRuleDoc): string => `s|${r.subject.kind}|${r.subject.code}`;
 
 function tablesOf(model: ReadModel): Tables {
   let t = tables.get(model);
   if (t) return t;
-  const words = new Map<string, number>();
-  const numbers = new Map<string, number>();
-  const num = (k: string): number => numbers.get(k) ?? (numbers.set(k, numbers.size), numbers.size - 1);
-  t = { byId: new Map(), bySubject: new Map(), byState: new Map(), all: [], vocabulary: 0 };
+  t = { words: new Map(), numbers: new Map(), bySubject: new Map(), byState: new Map(), cands: new Map(), groups: new Map() };
   for (const r of model.ruleById.values()) {
-    const ids = new Set<number>();
-    for (const w of ruleText(r).toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) {
-      let id = words.get(w);
-      if (id === undefined) words.set(w, (id = words.size));
-      ids.add(id);
-    }
-    const c: Cand = {
-      r,
-      id: r.id,
-      state: r.jurisdiction,
-      program: r.program,
-      subject: num(`s|${r.subject.kind}|${r.subject.code}`),
-      paType: num(`t|${r.requirement.paType}`),
-      paRequired: r.requirement.paRequired,
-      words: Uint32Array.from(ids).sort(),
-    };
-    t.byId.set(c.id, c);
-    t.all.push(c);
-    const bs = t.bySubject.get(c.subject);
-    if (bs) bs.push(c);
-    else t.bySubject.set(c.subject, [c]);
-    const st = t.byState.get(c.state);
-    if (st) st.push(c);
-    else t.byState.set(c.state, [c]);
+    const bs = t.bySubject.get(subjectKey(r));
+    if (bs) bs.push(r);
+    else t.bySubject.set(subjectKey(r), [r]);
+    const st = t.byState.get(r.jurisdiction);
+    if (st) st.push(r);
+    else t.byState.set(r.jurisdiction, [r]);
   }
-  t.vocabulary = words.size;
   tables.set(model, t);
   return t;
 }
 
-/** The rules a scope can return at all: the same subject, the same state, or every rule. */
-function candidates(t: Tables, base: Cand, scope: SimilarScope): readonly Cand[] {
-  if (scope === 'same_subject' || scope === 'same_program') return t.bySubject.get(base.subject) ?? [];
-  if (scope === 'same_state') return t.byState.get(base.state) ?? [];
-  return t.all;
+function candOf(t: Tables, r: CoverageRuleDoc): Cand {
+  let c = t.cands.get(r.id);
+  if (c) return c;
+  const num = (k: string): number => t.numbers.get(k) ?? (t.numbers.set(k, t.numbers.size), t.numbers.size - 1);
+  const ids = new Set<number>();
+  for (const w of ruleText(r).toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) {
+    let id = t.words.get(w);
+    if (id === undefined) t.words.set(w, (id = t.words.size));
+    ids.add(id);
+  }
+  c = {
+    r,
+    id: r.id,
+    state: r.jurisdiction,
+    program: r.program,
+    subject: num(subjectKey(r)),
+    paType: num(`t|${r.requirement.paType}`),
+    paRequired: r.requirement.paRequired,
+    words: Uint32Array.from(ids).sort(),
+  };
+  t.cands.set(r.id, c);
+  return c;
+}
+
+/** The rules a scope can return at all (the same subject, the same state, or every rule) as candidate records. */
+function candidates(t: Tables, model: ReadModel, base: CoverageRuleDoc, scope: SimilarScope): readonly Cand[] {
+  const key = scope === 'same_subject' || scope === 'same_program' ? subjectKey(base) : scope === 'same_state' ? `st|${base.jurisdiction}` : 'all';
+  let list = t.groups.get(key);
+  if (!list) {
+    const docs = key === 'all' ? [...model.ruleById.values()] : key.startsWith('st|') ? (t.byState.get(base.jurisdiction) ?? []) : (t.bySubject.get(key) ?? []);
+    list = docs.map((r) => candOf(t, r));
+    t.groups.set(key, list);
+  }
+  return list;
 }
 
 const summary = (r: CoverageRuleDoc) => ({
@@ -119,9 +134,10 @@ export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarSc
   if (!base || !visible(base)) return { kind: 'not_found' };
   if (q.by === 'drug_rule_id' && base.subject.kind !== 'drug') return { kind: 'not_a_drug_rule' };
   const t = tablesOf(model);
-  const b = t.byId.get(base.id)!;
+  const b = candOf(t, base);
+  const pool = candidates(t, model, base, scope); // numbers the words of every candidate before the marks are sized
   // The base rule's words as a mark table over the vocabulary: an overlap is one pass over the other rule's words.
-  const marks = new Uint8Array(t.vocabulary);
+  const marks = new Uint8Array(t.words.size);
   for (const id of b.words) marks[id] = 1;
   const overlapWith = (c: Cand): number => {
     const w = c.words;
@@ -142,7 +158,7 @@ export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarSc
   // cannot reach the last kept one even with full word overlap is not scored at all.
   const top: { c: Cand; score: number }[] = [];
   const ahead = (sa: number, ia: string, sb: number, ib: string): boolean => sa > sb || (sa === sb && ia < ib);
-  for (const c of candidates(t, b, scope)) {
+  for (const c of pool) {
     if (c === b || !inScope(c) || !filter.state(c.state) || !filter.program(c.program)) continue;
     const last = top.length === limit ? top[limit - 1]! : undefined;
     const st = structural(c);
