@@ -1,8 +1,7 @@
 // Bench case: CRD order-sign with three draft orders (E0250, CPT 70553, CPT 97161; traditional Medicare in NY, all
 // prefetched) at BENCH_CONNECTIONS connections (50). Target: p99 under 20 ms. Used by bench/run.ts; also runs on
 // its own against the built service: `npm run build && node --import tsx bench/crd-order-sign.ts`.
-import autocannon from 'autocannon';
-import { warmup } from './options.js';
+import { measure, type Row } from './options.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,22 +11,14 @@ import { orderSignThreeOrders } from '../test/support/crd-requests.js';
 
 export const CRD_P99_TARGET_MS = 20;
 
-export interface CrdBenchRow {
-  title: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
 
-export async function benchCrdOrderSign(baseUrl: string, key: string, connections: number, seconds: number): Promise<CrdBenchRow> {
+export async function benchCrdOrderSign(baseUrl: string, key: string, connections: number, seconds: number): Promise<Row> {
   const body = JSON.stringify({ ...orderSignThreeOrders(), fhirServer: undefined, fhirAuthorization: undefined });
   const url = `${baseUrl}/v1/cds-services/service-coverage-requirements`;
   const check = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
   const answer = (await check.json()) as { systemActions?: unknown[] };
   if (check.status !== 200 || answer.systemActions?.length !== 3) throw new Error(`order-sign bench request not answered as expected: ${check.status}`);
-  const r = await autocannon({ ...warmup(connections), url, method: 'POST', connections, duration: seconds, headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
-  return { title: `service CRD order-sign, 3 draft orders (${connections} connections; p99 target ${CRD_P99_TARGET_MS} ms)`, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+  return measure(`service CRD order-sign, 3 draft orders (${connections} connections; p99 target ${CRD_P99_TARGET_MS} ms)`, { url, method: 'POST', connections, duration: seconds, headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
 }
 
 async function main(): Promise<void> {

@@ -2,8 +2,7 @@
 // care (CPT 70553 pends under the sample rule, 70551 too), each request a new submission (its own Bundle and Claim
 // identifiers, so every call decides, stores the request and its first ClaimResponse version), and a resubmission
 // of one Bundle (the idempotent path: one indexed read).
-import autocannon from 'autocannon';
-import { warmup } from './options.js';
+import { measure, type Row } from './options.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -24,19 +23,11 @@ export function submitBody(id: string): Json {
   return b;
 }
 
-export interface Row {
-  title: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
 export async function benchSubmit(url: string, key: string, seconds: number, connections = 20): Promise<Row[]> {
   const headers = { 'x-api-key': key, 'content-type': 'application/fhir+json' };
   const template = JSON.stringify(submitBody('TEMPLATE'));
   let n = 0;
-  const fresh = await autocannon({ ...warmup(connections),
+  const fresh = await measure(`service POST /v1/Claim/$submit, new submissions (${connections} connections)`, {
     url: `${url}/v1/Claim/$submit`,
     method: 'POST',
     connections,
@@ -45,9 +36,6 @@ export async function benchSubmit(url: string, key: string, seconds: number, con
     requests: [{ setupRequest: (req) => ({ ...req, body: template.replaceAll('TEMPLATE', `${process.pid}-${n++}`) }) }],
   });
   const same = JSON.stringify(submitBody('same'));
-  const again = await autocannon({ ...warmup(connections), url: `${url}/v1/Claim/$submit`, method: 'POST', connections, duration: seconds, headers, body: same });
-  return [
-    { title: `service POST /v1/Claim/$submit, new submissions (${connections} connections)`, rps: Math.round(fresh.requests.average), p50: fresh.latency.p50, p99: fresh.latency.p99, non2xx: fresh.non2xx + fresh.errors },
-    { title: `service POST /v1/Claim/$submit, same Bundle again (${connections} connections)`, rps: Math.round(again.requests.average), p50: again.latency.p50, p99: again.latency.p99, non2xx: again.non2xx + again.errors },
-  ];
+  const again = await measure(`service POST /v1/Claim/$submit, same Bundle again (${connections} connections)`, { url: `${url}/v1/Claim/$submit`, method: 'POST', connections, duration: seconds, headers, body: same });
+  return [fresh, again];
 }

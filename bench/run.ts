@@ -1,8 +1,7 @@
 // npm run bench: the service and a bare node:http server answering the same lookup bytes, loaded with
 // autocannon in one run, one after the other, on loopback only; prints req/s, p50/p99 and the ratio.
 // Also cold start to first served lookup, and the compare endpoint over 10 states when it is served.
-import autocannon from 'autocannon';
-import { warmup } from './options.js';
+import { measure, type Row } from './options.js';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +9,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSubmit } from './pas-submit.js';
 import { benchCrdOrderSign, CRD_P99_TARGET_MS } from './crd-order-sign.js';
-import type { Row } from './pas-submit.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
@@ -46,11 +44,8 @@ function start(cmd: string[], env: Record<string, string>): Promise<Proc & { sta
   });
 }
 
-async function load(url: string, headers: Record<string, string>, title: string) {
-  const r = await autocannon({ ...warmup(CONNECTIONS), url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
-  const non2xx = r.non2xx + r.errors;
-  return { title, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx };
-}
+const load = (url: string, headers: Record<string, string>, title: string): Promise<Row> =>
+  measure(title, { url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
 
 async function timeToFirstLookup(env: Record<string, string>, path: string, key?: string): Promise<number> {
   const t0 = performance.now();
@@ -103,15 +98,14 @@ async function main(): Promise<void> {
   const compareUrl = `${service.url}/v1/compare?states=${compareStates}&program=medicaid_mco&drug=glp1_weight_loss`;
   if ((await fetch(compareUrl, { headers })).status === 200) {
     rows.push(await load(compareUrl, headers, `service /v1/compare (10 states, ${CONNECTIONS} connections)`));
-    const r = await autocannon({ ...warmup(10), url: compareUrl, connections: 10, duration: DURATION, headers });
-    rows.push({ title: 'service /v1/compare (10 states, 10 connections)', rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors });
+    rows.push(await measure('service /v1/compare (10 states, 10 connections)', { url: compareUrl, connections: 10, duration: DURATION, headers }));
   }
   // Free-text ask and similar rules at 20 connections (p99 target 20 ms).
   const askBody = JSON.stringify({ question: 'Does Texas Medicaid managed care require prior auth for Epclusa?' });
-  const ask = await autocannon({ ...warmup(20), url: `${service.url}/v1/ask`, method: 'POST', body: askBody, connections: 20, duration: DURATION, headers: { ...headers, 'content-type': 'application/json' } });
-  rows.push({ title: 'service POST /v1/ask (20 connections)', rps: Math.round(ask.requests.average), p50: ask.latency.p50, p99: ask.latency.p99, non2xx: ask.non2xx + ask.errors });
-  const similar = await autocannon({ ...warmup(20), url: `${service.url}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, connections: 20, duration: DURATION, headers });
-  rows.push({ title: 'service GET /v1/rules/similar (20 connections)', rps: Math.round(similar.requests.average), p50: similar.latency.p50, p99: similar.latency.p99, non2xx: similar.non2xx + similar.errors });
+  const askRun = (base: string) => ({ url: `${base}/v1/ask`, method: 'POST' as const, body: askBody, connections: 20, duration: DURATION, headers: { ...headers, 'content-type': 'application/json' } });
+  const similarRun = (base: string) => ({ url: `${base}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, connections: 20, duration: DURATION, headers });
+  rows.push(await measure('service POST /v1/ask (20 connections)', askRun(service.url)));
+  rows.push(await measure('service GET /v1/rules/similar (20 connections)', similarRun(service.url)));
   // PAS $submit at 20 connections: every call a new stored submission, then one Bundle resubmitted.
   rows.push(...(await benchSubmit(service.url, key, DURATION, 20)));
   rows.push(await benchCrdOrderSign(service.url, key, CONNECTIONS, DURATION));
@@ -130,12 +124,8 @@ async function main(): Promise<void> {
       await s.stop();
     }
   };
-  const cannon = async (url: string, connections: number, extra: Record<string, unknown>): Promise<Row> => {
-    const r = await autocannon({ ...warmup(connections), url, connections, duration: DURATION, ...extra });
-    return { title: '', rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
-  };
-  await own('POST /v1/ask (20 connections)', (u) => cannon(`${u}/v1/ask`, 20, { method: 'POST', body: askBody, headers: { ...headers, 'content-type': 'application/json' } }), 20);
-  await own('GET /v1/rules/similar (20 connections)', (u) => cannon(`${u}/v1/rules/similar?rule_id=tx.medicaid-mco.d.hepatitis-c`, 20, { headers }), 20);
+  await own('POST /v1/ask (20 connections)', (u) => measure('', askRun(u)), 20);
+  await own('GET /v1/rules/similar (20 connections)', (u) => measure('', similarRun(u)), 20);
   await own(`CRD order-sign, 3 draft orders (${CONNECTIONS} connections)`, (u) => benchCrdOrderSign(u, key, CONNECTIONS, DURATION), CRD_P99_TARGET_MS);
 
   const svc = rows[0]!;
