@@ -30,7 +30,6 @@ import { lazyVault } from './services/contact-vault.js';
 import { createIngestRuns } from './services/ingest-runs.js';
 import { createMailer, createSmsSender } from './services/notify-delivery.js';
 import { createNotifyService } from './services/notify-when-ready.js';
-import { withDeadline } from './store/deadline.js';
 import { createRateLimits } from './services/rate-limits.js';
 import { createUsageMeter } from './services/usage.js';
 import { readCorpusVersion } from './store/collections.js';
@@ -168,7 +167,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
   try {
     if (!config.mongodbUri) lock = acquireLock(config.dataDir, 'server');
     step('opening the store');
-    const store = await withDeadline(openStore(config), config.storeOpenTimeoutMs, 'opening the store (connect and index creation)');
+    const store = await openStore(config);
     step('recovering interrupted ingests');
     const repaired = await recoverIngests(store); // finish an ingest a crash interrupted (write-ahead journal)
     if (repaired.length) log.warn({ corpusVersions: repaired }, 'completed interrupted ingests from the journal');

@@ -1,7 +1,7 @@
-// A bound on a start-up step that waits on the store. A MongoDB-compatible server that accepts connections but never
-// answers a write (FerretDB 1.24's SQLite backend does this after a client is killed mid-write: reads still answer,
-// every write waits) would otherwise leave the service silently "starting" for ever; it fails instead, saying which
-// step and for how long, and the operator sees it in the exit status and on stderr.
+// A bound on opening the store, for the service's start and the CLI alike. A MongoDB-compatible server that accepts
+// connections but never answers a write (FerretDB 1.24's SQLite backend does this after a client is killed
+// mid-write: reads still answer, every write waits) would otherwise leave the service silently "starting" for ever;
+// it fails instead, saying which step and for how long, and the operator sees it in the exit status and on stderr.
 
 export class StoreTimeoutError extends Error {
   constructor(step: string, ms: number) {

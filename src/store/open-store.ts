@@ -3,12 +3,19 @@ import type { DocumentStore } from './port.js';
 import { openEmbeddedStore } from './embedded/embedded-store.js';
 import { openMongoStore } from './mongo/mongo-store.js';
 import { ensureIndexes } from './collections.js';
+import { withDeadline } from './deadline.js';
 
-/** MONGODB_URI set: the official driver; otherwise the embedded file store in PRAUTH_DATA_DIR. */
-export async function openStore(config: Pick<Config, 'mongodbUri' | 'mongodbDb' | 'dataDir'>): Promise<DocumentStore> {
-  const store = config.mongodbUri
-    ? await openMongoStore(config.mongodbUri, config.mongodbDb)
-    : await openEmbeddedStore({ dataDir: config.dataDir });
-  await ensureIndexes(store);
-  return store;
+/**
+ * MONGODB_URI set: the official driver; otherwise the embedded file store in PRAUTH_DATA_DIR. Connecting and
+ * creating the indexes must finish within STORE_OPEN_TIMEOUT_SECONDS (the service and the CLI alike).
+ */
+export function openStore(config: Pick<Config, 'mongodbUri' | 'mongodbDb' | 'dataDir' | 'storeOpenTimeoutMs'>): Promise<DocumentStore> {
+  const open = async (): Promise<DocumentStore> => {
+    const store = config.mongodbUri
+      ? await openMongoStore(config.mongodbUri, config.mongodbDb)
+      : await openEmbeddedStore({ dataDir: config.dataDir });
+    await ensureIndexes(store);
+    return store;
+  };
+  return withDeadline(open(), config.storeOpenTimeoutMs, 'opening the store (connect and index creation)');
 }
