@@ -1,29 +1,44 @@
 // Adds up the closing counts of the CI logs: mocha's "N passing / N pending / N failing" and schemathesis's
-// "N generated, N passed, N failed, N skipped", and prints one plain line "ci: N passed, N failed, N skipped".
+// "N generated, N passed, N failed, N skipped", and prints one plain line "N passed, N failed, N skipped".
 // Exits non-zero when a log has no count at all (a runner that ran nothing must not look green).
+//   node scripts/ci/totals.mjs LOG...            the closing line over every log
+//   node scripts/ci/totals.mjs --stage LOG       a one-line summary of one log, worded so no runner reader takes it
+//                                                for a closing line ("mocha: 639 passing, 0 failing, 7 pending")
 import { readFileSync } from 'node:fs';
 
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
-let passed = 0, failed = 0, skipped = 0;
-for (const file of process.argv.slice(2)) {
-  const text = strip(readFileSync(file, 'utf8'));
-  const num = (re) => { let n = 0; for (const m of text.matchAll(re)) n = Number(m[1]); return n; };
-  const mochaPassing = [...text.matchAll(/^\s*(\d+) passing\b/gm)];
-  if (mochaPassing.length) {
-    passed += num(/^\s*(\d+) passing\b/gm);
-    failed += num(/^\s*(\d+) failing\b/gm);
-    skipped += num(/^\s*(\d+) pending\b/gm);
-    continue;
+
+/** The counts in one log, or null when it holds none. */
+export function countsOf(text) {
+  text = strip(text);
+  const last = (re) => { let n = 0; for (const m of text.matchAll(re)) n = Number(m[1]); return n; };
+  if (/^\s*\d+ passing\b/m.test(text)) {
+    return { runner: 'mocha', passed: last(/^\s*(\d+) passing\b/gm), failed: last(/^\s*(\d+) failing\b/gm), skipped: last(/^\s*(\d+) pending\b/gm) };
   }
   const st = [...text.matchAll(/^\s*(\d+) generated, (.*)$/gm)].pop();
   if (st) {
     const part = (word) => Number((st[2].match(new RegExp(`(\\d+) ${word}`)) ?? [0, 0])[1]);
-    passed += part('passed');
-    failed += part('failed');
-    skipped += part('skipped');
-    continue;
+    return { runner: 'schemathesis', passed: part('passed'), failed: part('failed'), skipped: part('skipped') };
   }
-  console.error(`${file}: no test count found`);
-  process.exit(1);
+  return null;
 }
-console.log(`ci: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+
+const args = process.argv.slice(2);
+if (args[0] === '--stage') {
+  const c = countsOf(readFileSync(args[1], 'utf8'));
+  if (!c) { console.log('no count'); process.exit(1); }
+  const words = c.runner === 'mocha' ? ['passing', 'failing', 'pending'] : ['cases passed', 'cases failed', 'cases skipped'];
+  console.log(`${c.runner}: ${c.passed} ${words[0]}, ${c.failed} ${words[1]}, ${c.skipped} ${words[2]}`);
+  process.exit(0);
+}
+let passed = 0, failed = 0, skipped = 0, missing = 0;
+for (const file of args) {
+  let text = '';
+  try { text = readFileSync(file, 'utf8'); } catch { /* a stage that never ran */ }
+  const c = countsOf(text);
+  if (!c) { console.error(`${file}: no test count found`); missing++; continue; }
+  passed += c.passed; failed += c.failed; skipped += c.skipped;
+}
+// A log without a count is a failure of that stage: it counts as one failed check so the line never reads green.
+console.log(`${passed} passed, ${failed + missing} failed, ${skipped} skipped`);
+process.exit(missing ? 1 : 0);
