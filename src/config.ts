@@ -11,7 +11,10 @@ export interface Config {
   readonly dataDir: string;
   readonly fixturesDir: string;
   readonly loadSample: boolean;
-  /** SERVE_VERIFIED_ONLY: serve only rules whose verification status is verified (not sample rules). */
+  /**
+   * Serve only rules whose status is verified (the spec's default: no verified rule is a scope_gap 404).
+   * SERVE_SAMPLE_RULES=true opts in to serving sample rules too (demos); SERVE_VERIFIED_ONLY is its older inverse.
+   */
   readonly serveVerifiedOnly: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly corpusPollSeconds: number;
@@ -96,6 +99,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`${name} must be true or false (got '${raw}')`);
     return dflt;
   };
+  const servesVerifiedOnly = (): boolean => {
+    const set = (name: string): boolean => env[name] !== undefined && env[name] !== '';
+    const sample = set('SERVE_SAMPLE_RULES') ? bool('SERVE_SAMPLE_RULES', false) : undefined;
+    const verifiedOnly = set('SERVE_VERIFIED_ONLY') ? bool('SERVE_VERIFIED_ONLY', true) : undefined;
+    if (sample !== undefined && verifiedOnly !== undefined && sample === verifiedOnly) {
+      problems.push(`SERVE_SAMPLE_RULES=${env.SERVE_SAMPLE_RULES} and SERVE_VERIFIED_ONLY=${env.SERVE_VERIFIED_ONLY} disagree; set SERVE_SAMPLE_RULES only`);
+    }
+    return sample !== undefined ? !sample : (verifiedOnly ?? true);
+  };
   const date = (name: string, dflt: string): Date => {
     const raw = env[name] || dflt;
     const d = new Date(raw);
@@ -145,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.PRAUTH_DATA_DIR || 'data'),
     fixturesDir: resolve(env.PRAUTH_FIXTURES_DIR || 'fixtures'),
     loadSample: bool('PRAUTH_LOAD_SAMPLE', true),
-    serveVerifiedOnly: bool('SERVE_VERIFIED_ONLY', false),
+    serveVerifiedOnly: servesVerifiedOnly(),
     logLevel,
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,

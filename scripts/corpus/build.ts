@@ -9,9 +9,10 @@ import type { CoverageRuleDoc } from '../../src/domain/documents.js';
 import { PROGRAMS } from '../../src/domain/vocabulary.js';
 import { validateDocument } from '../../src/ingest/validate.js';
 import { codeMappings, drugs, events, jurisdictions, payers, topics } from './reference.js';
-import { payerLevelRules, programLevelRules } from './rules.js';
 import { COMPILED_ON, SOURCE_NOTES } from './sources.js';
 import { audit, type AuditLine } from './audit.js';
+import { buildRules } from './facts/build-rules.js';
+import { coverageTable, coverageMarkdown } from './facts/coverage.js';
 
 // The project root: the nearest folder holding package.json (this file runs from scripts/ under tsx and from
 // dist/scripts/ after the build).
@@ -178,9 +179,7 @@ ${auditLines.map((l) => `| ${l.finding}${l.note ? ` (${l.note})` : ''} | ${l.iss
 }
 
 function main(): void {
-  const programRules = programLevelRules();
-  const payerRules = payerLevelRules();
-  const rules = [...programRules, ...payerRules];
+  const { rules, programRules, payerRules, report, factFiles, facts } = buildRules(root);
   const files: Record<(typeof LOAD_ORDER)[number], object[]> = {
     'jurisdictions.ndjson': jurisdictions(),
     'payers.ndjson': payers(),
@@ -209,8 +208,11 @@ function main(): void {
   const stats = coverageStats(rules);
   const payerStates = new Set(payerRules.map((r) => r.jurisdiction)).size;
   writeFileSync(join(outDir, 'README.md'), readme(stats, counts, rules, payerRules.length, payerStates, audit(outDir)));
+  const table = coverageTable(rules);
+  writeFileSync(join(outDir, 'coverage.json'), JSON.stringify({ facts, factFiles, unusedFacts: report.unused, demoted: report.demoted.length, ...table }, null, 2) + '\n');
+  writeFileSync(join(root, 'docs', 'coverage.md'), coverageMarkdown(table));
 
-  if (!process.argv.includes('--quiet')) console.log(JSON.stringify({ counts, programRules: programRules.length, payerRules: payerRules.length, payerStates, coverage: stats }, null, 2));
+  if (!process.argv.includes('--quiet')) console.log(JSON.stringify({ counts, programRules: programRules.length, payerRules: payerRules.length, payerStates, coverage: stats, verified: report.verified, partlyTraced: report.partial, demoted: report.demoted.length, unusedFacts: report.unused }, null, 2));
 }
 
 main();

@@ -10,6 +10,7 @@ import type { PublicKeyRecord } from '../services/keys.js';
 import { registerClientCommands } from './commands/clients.js';
 import { OperatorError, openOperator, type Operator } from './operator.js';
 import { registerPasCommands } from './commands/pas.js';
+import { registerCorpusCommands } from './commands/corpus.js';
 import { ingestProgress, registerCurrencyCommands } from './commands/currency.js';
 import { list, parseGroup, parseProgram, parseState, printRevocation } from './parse-options.js';
 import type { ResourceType } from '../domain/documents.js';
@@ -173,6 +174,7 @@ export function buildCli(): Command {
       process.stdout.write(`${JSON.stringify(opts.example ? MINIMAL_RECORDS[kind] : DOCUMENT_SCHEMAS[kind], null, 2)}\n`);
     });
   registerPasCommands(program);
+  registerCorpusCommands(program);
   registerClientCommands(program, withOperator);
   return program;
 }

@@ -8,6 +8,26 @@ export interface SourceCitation {
   publisher: string;
 }
 
+/** Where one served claim of a rule is stated: a document, the place in it, and when it was read (curated facts). */
+export interface Evidence {
+  url: string;
+  title: string;
+  publisher: string;
+  /** The document's own effective or revision date (YYYY-MM-DD), when it prints one. */
+  effective?: string;
+  /** Section, table, class heading or page. */
+  locator: string;
+  /** YYYY-MM-DD: the day the fact was read from the source. */
+  checked: string;
+}
+
+/**
+ * required: the source requires PA; plan_may_require: the source allows plans to require it (Part D protected classes
+ * for new starts); voluntary: PA is offered but not required (an alternative such as prepayment review applies).
+ */
+export const PA_MODES = ['required', 'plan_may_require', 'voluntary'] as const;
+export type PaMode = (typeof PA_MODES)[number];
+
 export interface Verification {
   status: VerificationStatus;
   /** YYYY-MM-DD */
@@ -52,6 +72,8 @@ export interface CoverageRuleDoc {
     paType: PaType;
     criteria: string;
     documentation: string[];
+    /** How binding the requirement is (absent: required). */
+    paMode?: PaMode;
     /** Part D protected-class style restrictions that apply only to new starts. */
     newStartsOnly?: boolean;
     quantityLimit?: string;
@@ -74,6 +96,8 @@ export interface CoverageRuleDoc {
   source: SourceCitation;
   effective?: { start?: string; end?: string };
   verification: Verification;
+  /** The curated facts' citations behind the served fields (present on rules derived from corpus/facts). */
+  evidence?: Evidence[];
   meta?: { versionId?: string; lastUpdated?: string };
 }
 

@@ -7,6 +7,7 @@
 //   rule, PA required, documentation out-> A4 (pended) naming the documentation still missing
 //   subject known, no rule              -> A4 (pended for manual review; a data gap is never a denial)
 //   no code we can map                  -> A4 (pended for manual review) + a note asking for a CPT/HCPCS/RxNorm code
+import { citationLine } from '../domain/evidence.js';
 import type { ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import {
@@ -235,21 +236,21 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
     return { ...base, action: 'A3', notes: [`Not certified: ${r.requirement.exclusion.reason} (${r.requirement.exclusion.citation}; rule ${r.id}).`] };
   }
   if (!r.requirement.paRequired) {
-    return { ...base, action: 'A1', notes: [`Prior authorization is not required (rule ${r.id}; ${r.source.url}). Certified: no review was needed.`] };
+    return { ...base, action: 'A1', notes: [`Prior authorization is not required (rule ${r.id}; ${citationLine(r)}). Certified: no review was needed.`] };
   }
   const docs = r.requirement.documentation.length ? r.requirement.documentation : ['Clinical notes supporting medical necessity'];
   const have = r.requirement.documentation.length ? attachedDocumentation(req, r) : new Set<string>();
   const missing = docs.filter((d) => !have.has(d));
   if (!missing.length) {
     const certification = certificationPeriod(item, now);
-    return { ...base, action: 'A1', certification, notes: [`Certified under rule ${r.id} (${r.source.url}): the attached documentation covers every item the rule lists (${docs.join('; ')}). Valid ${certification.start} to ${certification.end}.`] };
+    return { ...base, action: 'A1', certification, notes: [`Certified under rule ${r.id} (${citationLine(r)}): the attached documentation covers every item the rule lists (${docs.join('; ')}). Valid ${certification.start} to ${certification.end}.`] };
   }
   return {
     ...base,
     action: 'A4',
     missing,
     notes: [
-      `Pended for review under rule ${r.id} (${r.source.url}). Documentation needed: ${docs.join('; ')}.${have.size ? ` Received: ${[...have].join('; ')}. Still missing: ${missing.join('; ')}.` : ''}`,
+      `Pended for review under rule ${r.id} (${citationLine(r)}). Documentation needed: ${docs.join('; ')}.${have.size ? ` Received: ${[...have].join('; ')}. Still missing: ${missing.join('; ')}.` : ''}`,
       ...(r.requirement.criteria ? [`Criteria: ${r.requirement.criteria}`] : []),
     ],
   };

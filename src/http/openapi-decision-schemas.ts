@@ -3,7 +3,7 @@
 import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import { ACTION_KINDS, DENIAL_BASES, URGENCIES } from '../services/action-plan/rank-actions.js';
 import { COMPARE_GAP_FIELDS, GAP_RULE_FIELDS } from '../services/pa-rule.js';
-import { PaRule, date, isoMs } from './openapi-schemas.js';
+import { Evidence, PaRule, date, isoMs } from './openapi-schemas.js';
 
 const nullableDate = { oneOf: [date, { type: 'null' }] };
 /** Schema properties for the fields a gap row carries as null (the same lists the services use). */
@@ -138,7 +138,7 @@ export const ComparePayersResponse = {
 };
 
 // ---- action plan ---------------------------------------------------------------------------------------------------
-const citation = { type: 'object', required: ['title', 'url'], properties: { title: str, url: nullableStr } };
+const citation = { type: 'object', required: ['title', 'url'], properties: { title: str, url: nullableStr, evidence: { type: 'array', items: Evidence } } };
 const signal = {
   type: 'object',
   required: ['name', 'value', 'weight'],

@@ -1,6 +1,6 @@
 // Response schemas of the endpoints the spec leaves "not shown" (ask, drug-crosswalk, similar, compliance) and of
 // the topics (spec 2.8). The contract tests check every response against these.
-import { date, isoMs, NextStep, PaRule, QueryEcho } from './openapi-schemas.js';
+import { date, Evidence, isoMs, NextStep, PaRule, QueryEcho } from './openapi-schemas.js';
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 const str = { type: 'string' };
@@ -164,7 +164,7 @@ export const AskResponse = {
           query: QueryEcho,
           result: PaRule,
           next_steps: { type: 'array', items: NextStep },
-          citations: { type: 'array', minItems: 1, items: { type: 'object', required: ['source_url', 'last_verified'], properties: { source_url: str, last_verified: date } } },
+          citations: { type: 'array', minItems: 1, items: { type: 'object', required: ['source_url', 'last_verified'], properties: { source_url: str, last_verified: date, evidence: { type: 'array', items: Evidence } } } },
         },
       },
     },

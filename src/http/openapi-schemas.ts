@@ -58,6 +58,18 @@ export const QueryEcho = {
   minProperties: 1,
 };
 
+export const Evidence = {
+  type: 'object',
+  description: 'Where a served claim of the rule is stated: the document, the place in it (locator) and the day a curator read it there (checked). Rules derived from curated facts (corpus/facts) carry one item per citation; a sample rule carries none.',
+  required: ['source_url', 'title', 'publisher', 'locator', 'checked'],
+  properties: {
+    source_url: url, title: { type: 'string' }, publisher: { type: 'string' },
+    effective: { ...date, description: "The document's own effective or revision date, when it prints one" },
+    locator: { type: 'string', description: 'Section, table, class heading or page' },
+    checked: date,
+  },
+};
+
 export const PaRule = {
   type: 'object',
   required: ['pa_required', 'source_url', 'last_verified'],
@@ -67,10 +79,12 @@ export const PaRule = {
     confidence: { type: 'number', minimum: 0, maximum: 1 },
     notes: { type: 'string' },
     source_url: url,
-    last_verified: date,
+    last_verified: { ...date, description: 'For a verified rule: the day its facts were checked against the source (the earliest check among them)' },
     federal_override: { type: 'boolean' },
     rule_id: { type: 'string' },
-    rule_status: { enum: ['verified', 'sample'], description: 'verified: every claim rests on a cited official source a reviewer checked; sample: illustrative or not fully confirmed (see caveat). SERVE_VERIFIED_ONLY=true serves verified rules only.' },
+    rule_status: { enum: ['verified', 'sample'], description: 'verified: every served field rests on curated facts read from official sources and confirmed by a second independent reading (see evidence); sample: illustrative or not fully traced (see caveat), served only when the operator opts in with SERVE_SAMPLE_RULES=true.' },
+    pa_mode: { enum: ['required', 'plan_may_require', 'voluntary'], description: 'How binding the requirement is. plan_may_require: the source allows plans to require PA (served pa_required true, pa_type conditional); voluntary: PA is offered, not required (served pa_required false). Absent: required.' },
+    evidence: { type: 'array', items: Evidence },
     source_title: { type: 'string' },
     source_publisher: { type: 'string' },
     documentation: { type: 'array', items: { type: 'string' } },

@@ -3,12 +3,16 @@
 import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import type { ReadModel } from '../corpus/read-model.js';
 import { ageSummary, type AgeSummary } from './staleness.js';
+import { coverageOf, type CoverageTable } from '../domain/coverage.js';
 
 export const INTERFACE_VERSION = '1.0.0';
 export const SERVICE_NAME = 'prauth: prior-authorization rules service';
 export const SAMPLE_NOTICE =
-  'The bundled corpus is an illustrative sample built from public program facts, not coverage, legal or clinical advice. ' +
+  'Sample rules are being served (SERVE_SAMPLE_RULES=true): rules with rule_status "sample" are illustrative, built from public program facts, not coverage, legal or clinical advice. ' +
   'Confirm every rule against its source_url before relying on it.';
+export const VERIFIED_NOTICE =
+  'Only verified rules are served: each rests on curated facts read from official sources and confirmed by a second reading (see each rule\'s evidence). ' +
+  'A combination without a verified rule answers 404 scope_gap. Not legal or clinical advice; confirm against source_url.';
 
 export const ENDPOINTS: Readonly<Record<string, string>> = {
   pauth_lookup: 'GET /v1/pauth-lookup: single-state rule for a drug class or service category (key)',
@@ -39,6 +43,14 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   admin_ingest_history: 'GET /v1/admin/ingest/history: stored reports of ingest runs (admin)',
 };
 
+const coverageMemo = new WeakMap<ReadModel, CoverageTable>();
+/** Verified program-level coverage per state and program (computed once per read model). */
+export function verifiedCoverage(model: ReadModel): CoverageTable {
+  let t = coverageMemo.get(model);
+  if (!t) coverageMemo.set(model, (t = coverageOf(model.ruleById.values())));
+  return t;
+}
+
 // The age summary sorts every rule's date: computed once per read model and day.
 const ageMemo = new WeakMap<ReadModel, { day: string; summary: AgeSummary }>();
 function corpusAge(model: ReadModel, now: Date): AgeSummary {
@@ -56,8 +68,8 @@ export function buildManifest(model: ReadModel, publicBaseUrl: string | undefine
     service: SERVICE_NAME,
     version: `${model.lastVerified ?? 'empty'}.${model.version}`,
     interface_version: INTERFACE_VERSION,
-    sample: true,
-    notice: SAMPLE_NOTICE,
+    sample: model.servedStatuses.includes('sample'),
+    notice: model.servedStatuses.includes('sample') ? SAMPLE_NOTICE : VERIFIED_NOTICE,
     dataset: {
       verified_rules: model.counts.verified,
       service_rules: model.counts.service,
@@ -77,6 +89,10 @@ export function buildManifest(model: ReadModel, publicBaseUrl: string | undefine
       programs: [...PROGRAMS],
       service_categories: [...SERVICE_CATEGORIES],
       drug_classes: [...DRUG_CLASSES],
+      verified: (() => {
+        const t = verifiedCoverage(model);
+        return { rules: t.verified, of_combinations: t.total, percent: t.percent, by_program: t.byProgram, by_state: t.byState };
+      })(),
     },
     mandates: {
       cms_0057_f: {

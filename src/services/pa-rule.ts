@@ -2,6 +2,7 @@
 // Shared by lookup, compare, compare-payers and the action plan so that every JSON surface says the same thing.
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import type { ServedRuleStatus } from '../domain/vocabulary.js';
+import { toWireEvidence, type WireEvidence } from '../domain/evidence.js';
 
 export interface PaRule {
   pa_required: boolean;
@@ -18,6 +19,8 @@ export interface PaRule {
   source_title: string;
   source_publisher: string;
   documentation: string[];
+  /** required, plan_may_require or voluntary (absent: required); see docs/sample-corpus.md. */
+  pa_mode?: string;
   new_starts_only?: boolean;
   step_therapy?: string;
   quantity_limit?: string;
@@ -26,6 +29,8 @@ export interface PaRule {
   payer: { id: string; name: string } | null;
   codes?: { system: string; code: string; display?: string }[];
   caveat?: string;
+  /** Where each served claim is stated (rules derived from curated facts); empty for a sample rule. */
+  evidence: WireEvidence[];
   version_id?: string;
 }
 
@@ -59,6 +64,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     source_title: rule.source.title,
     source_publisher: rule.source.publisher,
     documentation: r.documentation,
+    ...(r.paMode ? { pa_mode: r.paMode } : {}),
     ...(r.newStartsOnly !== undefined ? { new_starts_only: r.newStartsOnly } : {}),
     ...(r.stepTherapy ? { step_therapy: r.stepTherapy } : {}),
     ...(r.quantityLimit ? { quantity_limit: r.quantityLimit } : {}),
@@ -77,6 +83,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     payer: rule.payer ? { id: rule.payer.id, name: rule.payer.name } : null,
     ...(rule.codes?.length ? { codes: rule.codes } : {}),
     ...(v.caveat ? { caveat: v.caveat } : {}),
+    evidence: toWireEvidence(rule),
     ...(rule.meta?.versionId ? { version_id: rule.meta.versionId } : {}),
   };
 }

@@ -16,6 +16,11 @@ function baseEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
+/** Spawned services serve the sample corpus too (SERVE_SAMPLE_RULES=true) unless the test sets the policy itself. */
+function servingPolicy(env: Record<string, string>): Record<string, string> {
+  return 'SERVE_SAMPLE_RULES' in env || 'SERVE_VERIFIED_ONLY' in env ? {} : { SERVE_SAMPLE_RULES: 'true' };
+}
+
 export interface Spawned {
   child: ChildProcess;
   url: string;
@@ -26,7 +31,7 @@ export interface Spawned {
 export async function startServer(env: Record<string, string>, timeoutMs = 15_000): Promise<Spawned> {
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: root,
-    env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...servingPolicy(env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -76,7 +81,7 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
 
 export function runServerOnce(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', ...env } });
+    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', ...servingPolicy(env), ...env } });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));

@@ -20,8 +20,14 @@ export interface TestApp {
   key(options?: CreateKeyOptions): Promise<string>;
 }
 
+/**
+ * Most suites exercise every surface over the whole sample corpus, so test apps opt in to serving sample rules
+ * (SERVE_SAMPLE_RULES=true) unless the test sets the serving policy itself; test/contract/rule-status.test.ts and
+ * test/contract/verified-default.test.ts check the default (verified rules only, 404 elsewhere).
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ PRAUTH_DATA_DIR: '/nonexistent-test-dir', LOG_LEVEL: 'silent', ...env });
+  const policySet = 'SERVE_SAMPLE_RULES' in env || 'SERVE_VERIFIED_ONLY' in env;
+  return loadConfig({ PRAUTH_DATA_DIR: '/nonexistent-test-dir', LOG_LEVEL: 'silent', ...(policySet ? {} : { SERVE_SAMPLE_RULES: 'true' }), ...env });
 }
 
 let mongoApps = 0;

@@ -84,6 +84,7 @@ export const coverageRuleSchema = {
         criteria: text(4000),
         documentation: { type: 'array', items: text(500), maxItems: 30 },
         newStartsOnly: { type: 'boolean' },
+        paMode: { type: 'string', enum: ['required', 'plan_may_require', 'voluntary'] },
         quantityLimit: text(500),
         stepTherapy: text(1000),
         exclusion: {
@@ -129,6 +130,16 @@ export const coverageRuleSchema = {
       properties: { start: date, end: date },
     },
     verification,
+    evidence: {
+      type: 'array',
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['url', 'title', 'publisher', 'locator', 'checked'],
+        properties: { url: httpsUrl, title: text(300), publisher: text(200), effective: date, locator: text(300), checked: date },
+      },
+    },
     meta: {
       type: 'object',
       additionalProperties: false,

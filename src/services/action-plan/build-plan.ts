@@ -1,6 +1,7 @@
 // The action plan (spec 2.9): the rule, the program's appeal ladder, who to call, upcoming change windows and the
 // member context, combined into ranked next actions with dates. rank-actions.ts decides the order; this module
 // grounds it (which rule, which ladder), turns day counts into dates from `today`, and writes the plain words.
+import { toWireEvidence } from '../../domain/evidence.js';
 import type { CoverageRuleDoc, JurisdictionDoc, RegulatoryEventDoc } from '../../domain/documents.js';
 import { PART_D_PROTECTED_DRUG_CLASSES, PROGRAM_LABELS, subjectLabel, type DrugClass, type PaType, type Program } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
@@ -287,7 +288,7 @@ const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}
 const money = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
 
 function ruleCitations(g: Grounding): WireCitation[] {
-  if (g.rule) return [{ title: g.rule.source.title, url: g.rule.source.url }];
+  if (g.rule) return [{ title: g.rule.source.title, url: g.rule.source.url, ...(g.rule.evidence?.length ? { evidence: toWireEvidence(g.rule) } : {}) }];
   return g.payerRules.slice(0, 3).map((r) => ({ title: `${r.payer!.name}: ${r.source.title}`, url: r.source.url }));
 }
 

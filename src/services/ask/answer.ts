@@ -1,6 +1,7 @@
 // POST /v1/ask: a free-text question answered from the corpus. The extraction says what was read; hints in the
 // body win over the text; every rule in the answer carries its citation; what is missing or ambiguous is asked
 // back with the choices; supporting passages come from the full-text index (grounding: keyword).
+import { toWireEvidence } from '../../domain/evidence.js';
 import type { ReadModel } from '../../corpus/read-model.js';
 import { DRUG_CLASSES, PROGRAM_LABELS, PROGRAMS, SERVICE_CATEGORIES, subjectLabel, type Program } from '../../domain/vocabulary.js';
 import { lookupRule, toQueryEcho } from '../lookup.js';
@@ -101,7 +102,7 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
             matched: s.matched,
             result: toPaRule(r),
             next_steps: toNextSteps(r),
-            citations: [{ source_url: r.source.url, source_title: r.source.title, publisher: r.source.publisher, last_verified: r.verification.lastVerified }],
+            citations: [{ source_url: r.source.url, source_title: r.source.title, publisher: r.source.publisher, last_verified: r.verification.lastVerified, evidence: toWireEvidence(r) }],
           });
         }
       }

@@ -1,0 +1,133 @@
+// JSON Schema of a curated fact file (corpus/facts/*.yaml; the format is documented in corpus/facts/FORMAT.md).
+// Strict (no unknown keys) so that a misspelt field fails the build instead of being silently ignored.
+import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES } from '../../../src/domain/vocabulary.js';
+import { PA_MODES } from '../../../src/domain/documents.js';
+
+const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
+const url = { type: 'string', pattern: '^https://[^\\s]+$', maxLength: 2048 } as const;
+const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
+const slug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,80}$' } as const;
+const phone = { type: 'string', pattern: '^[0-9+() .-]{7,30}$' } as const;
+
+const vendorDomain = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['host', 'who', 'named_by'],
+  properties: { host: { type: 'string', pattern: '^[a-z0-9.-]+\\.[a-z]{2,}$' }, who: text(300), named_by: url },
+} as const;
+
+const fact = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'programs', 'subjects', 'evidence', 'checked', 'review'],
+  properties: {
+    id: slug,
+    jurisdictions: {
+      oneOf: [
+        { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...JURISDICTIONS] } },
+        { type: 'array', minItems: 1, maxItems: 1, items: { const: 'all' } },
+      ],
+    },
+    programs: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...PROGRAMS] } },
+    scope_basis: text(1000),
+    subjects: {
+      oneOf: [
+        { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...DRUG_CLASSES, ...SERVICE_CATEGORIES] } },
+        { type: 'object', additionalProperties: false, required: ['kind'], properties: { kind: { enum: ['drug', 'service'] } } },
+      ],
+    },
+    requirement: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['pa_required', 'pa_type', 'criteria'],
+      properties: {
+        pa_required: { type: 'boolean' },
+        pa_type: { enum: [...PA_TYPES] },
+        pa_mode: { enum: [...PA_MODES] },
+        criteria: text(4000),
+        documentation: { type: 'array', maxItems: 30, items: text(500) },
+        step_therapy: text(1000),
+        quantity_limit: text(500),
+        new_starts_only: { type: 'boolean' },
+      },
+    },
+    submission: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['channel', 'target'],
+      properties: {
+        channel: { enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
+        target: text(300),
+        url,
+        phone,
+        fax: phone,
+      },
+    },
+    clock: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['standard_hours', 'expedited_hours', 'basis'],
+      properties: {
+        standard_hours: { type: 'integer', minimum: 0, maximum: 8760 },
+        expedited_hours: { type: 'integer', minimum: 0, maximum: 8760 },
+        basis: text(500),
+      },
+    },
+    effective: { type: 'object', additionalProperties: false, properties: { start: date, end: date } },
+    federal_override: { type: 'boolean' },
+    evidence: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['source', 'locator'],
+        properties: { source: slug, locator: text(300), quote: { type: 'string', maxLength: 400 } },
+      },
+    },
+    checked: date,
+    review: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['first_read'],
+      properties: { first_read: text(100), second_read: text(100), disputed: text(1000), notes: text(2000), method: text(200) },
+    },
+  },
+} as const;
+
+export const factFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['jurisdiction', 'sources', 'facts'],
+  properties: {
+    jurisdiction: { enum: [...JURISDICTIONS, 'national'] },
+    vendor_domains: { type: 'array', items: vendorDomain },
+    sources: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'url', 'title', 'publisher'],
+        properties: { id: slug, url, title: text(300), publisher: text(200), date },
+      },
+    },
+    facts: { type: 'array', items: fact },
+  },
+} as const;
+
+export const officialDomainsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['domains'],
+  properties: {
+    domains: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['host', 'who'],
+        properties: { host: { type: 'string', pattern: '^[a-z0-9.-]+\\.[a-z]{2,}$' }, who: text(300), named_by: url },
+      },
+    },
+  },
+} as const;

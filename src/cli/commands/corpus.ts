@@ -1,0 +1,44 @@
+// `prauth corpus coverage`: verified coverage per state x program, from the store this CLI reads (directly, or the
+// running server's read model through its manifest when a server holds the data directory).
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { coverageOf, renderCoverageMarkdown, TOTAL_COMBINATIONS, type CoverageTable } from '../../domain/coverage.js';
+import type { CoverageRuleDoc } from '../../domain/documents.js';
+import { PROGRAMS, type Program } from '../../domain/vocabulary.js';
+import { COLLECTIONS } from '../../store/collections.js';
+import { openOperator } from '../operator.js';
+
+interface ManifestCoverage {
+  coverage: { verified: { rules: number; percent: number; by_program: Record<Program, number>; by_state: Record<string, Record<Program, number>> } };
+}
+
+export async function readCoverage(): Promise<{ table: CoverageTable; where: string }> {
+  const op = await openOperator(loadConfig());
+  try {
+    if (op.via === 'server') {
+      const v = (await op.get<ManifestCoverage>('/v1/manifest')).coverage.verified;
+      return { table: { byState: v.by_state, byProgram: v.by_program, verified: v.rules, total: TOTAL_COMBINATIONS, percent: v.percent }, where: op.where };
+    }
+    const rules = await op.store!.collection<CoverageRuleDoc>(COLLECTIONS.rules).find({ 'verification.status': 'verified' });
+    return { table: coverageOf(rules), where: op.where };
+  } finally {
+    await op.close();
+  }
+}
+
+export function registerCorpusCommands(program: Command): void {
+  const corpus = program.command('corpus').description('What the corpus covers');
+  corpus
+    .command('coverage')
+    .description('Verified program-level rules per state and program (each of 40 subjects), and the totals')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { table, where } = await readCoverage();
+      process.stderr.write(`prauth: read ${where}\n`);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ verified: table.verified, of_combinations: table.total, percent: table.percent, by_program: table.byProgram, by_state: table.byState }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${renderCoverageMarkdown(table)}\n\nPer program: ${PROGRAMS.map((p) => `${p} ${table.byProgram[p]}`).join(', ')}\n`);
+    });
+}
