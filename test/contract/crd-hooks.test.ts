@@ -129,7 +129,7 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'prauth-crd-'));
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRAUTH_DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'https://prauth.test', DTR_LAUNCH_URL: DTR_LAUNCH, CRD_EHR_TIMEOUT_MS: '400' });
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRAUTH_DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'https://prauth.test', DTR_LAUNCH_URL: DTR_LAUNCH, CRD_EHR_TIMEOUT_MS: '400', SERVE_SAMPLE_RULES: 'true' });
     svc = await startService(config, pino({ level: 'silent' }));
     key = (await svc.deps.keys.create({ name: 'crd' })).key;
     const pat = patient('pat-ehr', 'NY', 'Buffalo');

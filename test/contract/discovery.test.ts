@@ -52,7 +52,7 @@ describe('public discovery: /v1/lookup-options, /v1/manifest, /v1/states, /opena
     expect(res.body.mandates.cms_0057_f).to.include({ effective: '2024-04-08', status: 'final' });
     expect(res.body.mandates.cms_0062_p).to.include({ status: 'proposed' });
     expect(res.body.sample).to.equal(true);
-    expect(res.body.notice).to.match(/illustrative sample/);
+    expect(res.body.notice).to.match(/Sample rules are being served \(SERVE_SAMPLE_RULES=true\)/);
     expect(res.headers['cache-control']).to.contain('s-maxage=3600').and.contain('stale-while-revalidate=86400');
   });
 

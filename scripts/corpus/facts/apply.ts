@@ -1,7 +1,9 @@
 // Derives the served fields and the verification status of every program-level rule from the curated facts
 // (corpus/facts/FORMAT.md, "How a rule is derived"). The generator's own content is the sample fallback: a rule is
-// `verified` only when its requirement, and unless no PA applies its submission route and clock, rest on facts that
-// two readers checked against official sources; every other rule is `sample`, its caveat saying what is missing.
+// `verified` only when its requirement, and unless no PA applies its submission route, rest on facts that two readers
+// checked against official sources; every other rule is `sample`, its caveat saying what is missing. A decision clock
+// is served only from a fact: a verified rule without one says that no timeframe was traced (0 h, with that basis),
+// never the generator's assumed clock.
 import type { CoverageRuleDoc, Evidence } from '../../../src/domain/documents.js';
 import type { Fact } from './load.js';
 
@@ -11,6 +13,7 @@ export const VERIFIED_CONFIDENCE = 0.9;
 export const OLD_SOURCE_CONFIDENCE = 0.7;
 export const UNDATED_SOURCE_CONFIDENCE = 0.8;
 export const SAMPLE_WITH_FACTS_CONFIDENCE = 0.6;
+export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official source for this rule yet; ask the payer when it will decide.';
 
 const GROUPS = ['requirement', 'submission', 'clock', 'effective'] as const;
 type Group = (typeof GROUPS)[number];
@@ -58,7 +61,7 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
       // Payer-level rules are not derived from facts (yet): never verified.
       if (rule.verification.status !== 'verified') return rule;
       report.demoted.push(rule.id);
-      return { ...rule, verification: { ...rule.verification, status: 'sample' as const, caveat: 'Payer-level rule not traced to curated facts.' } };
+      return { ...rule, verification: { ...rule.verification, status: 'sample' as const, confidence: Math.min(rule.verification.confidence, SAMPLE_WITH_FACTS_CONFIDENCE), caveat: 'Payer-level rule not traced to curated facts.' } };
     }
     const candidates = (byProgram.get(rule.program) ?? []).filter((f) => covers(f, rule));
     const chosen: Partial<Record<Group, Fact>> = {};
@@ -72,8 +75,13 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
         continue;
       }
       chosen[g] = best[0];
-      used.add(best[0].ref);
     }
+    // Where the requirement fact says no PA applies, no route or clock is served, so none is used (or needed).
+    if (chosen.requirement?.requirement?.pa_type === 'none') {
+      delete chosen.submission;
+      delete chosen.clock;
+    }
+    for (const f of Object.values(chosen)) used.add(f.ref);
     return derive(rule, chosen, report);
   });
   for (const f of facts) if (!used.has(f.ref)) report.unused.push(f.ref);
@@ -116,6 +124,12 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
       next.turnaround = { standardHours: 0, expeditedHours: 0, basis: 'No PA; not applicable' };
     }
   }
+  if (req && next.requirement.paType !== 'none') {
+    // The generator said no PA here, the fact says otherwise: never serve "no request needed" or a 0-hour "not
+    // applicable" clock beside a requirement.
+    if (next.submission.channel === 'none') next.submission = { channel: 'phone', target: 'Where to send this request is not yet traced to a source: ask the program (see the source)' };
+    if (next.turnaround.standardHours === 0) next.turnaround = { standardHours: 0, expeditedHours: 0, basis: NO_CLOCK_BASIS };
+  }
   const sub = chosen.submission?.submission;
   if (sub && next.requirement.paType !== 'none') next.submission = { ...sub };
   const clock = chosen.clock?.clock;
@@ -128,7 +142,6 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
   if (!req) missing.push('the requirement (whether and when PA applies)');
   const needsRoute = next.requirement.paType !== 'none';
   if (needsRoute && !chosen.submission) missing.push('the submission route');
-  if (needsRoute && !chosen.clock) missing.push('the decision clock');
   const unreviewed = factsUsed.filter((f) => !reviewed(f));
 
   const evidence = dedupe(factsUsed.flatMap(toEvidence));
@@ -143,6 +156,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
 
   if (!missing.length && !unreviewed.length) {
     report.verified++;
+    if (needsRoute && !chosen.clock) next.turnaround = { standardHours: 0, expeditedHours: 0, basis: NO_CLOCK_BASIS };
     next.verification = {
       status: 'verified', lastVerified: checked,
       confidence: old ? OLD_SOURCE_CONFIDENCE : undated ? UNDATED_SOURCE_CONFIDENCE : VERIFIED_CONFIDENCE,

@@ -4,7 +4,8 @@ import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES } f
 import { PA_MODES } from '../../../src/domain/documents.js';
 
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
-const url = { type: 'string', pattern: '^https://[^\\s]+$', maxLength: 2048 } as const;
+// http:// is accepted: a source is cited at the address it was read from, never rewritten to one not seen.
+const url = { type: 'string', pattern: '^https?://[^\\s]+$', maxLength: 2048 } as const;
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
 const slug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,80}$' } as const;
 const phone = { type: 'string', pattern: '^[0-9+() .-]{7,30}$' } as const;
@@ -57,7 +58,7 @@ const fact = {
       required: ['channel', 'target'],
       properties: {
         channel: { enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
-        target: text(300),
+        target: text(500),
         url,
         phone,
         fax: phone,
@@ -90,7 +91,7 @@ const fact = {
       type: 'object',
       additionalProperties: false,
       required: ['first_read'],
-      properties: { first_read: text(100), second_read: text(100), disputed: text(1000), notes: text(2000), method: text(200) },
+      properties: { first_read: text(100), second_read: text(100), disputed: text(4000), notes: text(4000), method: text(500) },
     },
   },
 } as const;

@@ -101,7 +101,7 @@ export const coverageRuleSchema = {
       required: ['channel', 'target'],
       properties: {
         channel: { type: 'string', enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
-        target: text(300),
+        target: text(500),
         url: httpsUrl,
         fax: { type: 'string', pattern: '^[0-9+() .-]{7,30}$' },
         phone: { type: 'string', pattern: '^[0-9+() .-]{7,30}$' },

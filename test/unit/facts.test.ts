@@ -1,0 +1,208 @@
+// Curated facts (corpus/facts): what the loader refuses, how a rule is derived from facts, and that "verified" means
+// traced: a verified rule without evidence, on a non-official source, without a locator, or whose last_verified is
+// not its facts' check date cannot come out of the build.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { stringify } from 'yaml';
+import type { CoverageRuleDoc } from '../../src/domain/documents.js';
+import { applyFacts, NO_CLOCK_BASIS, OLD_SOURCE_CONFIDENCE, VERIFIED_CONFIDENCE } from '../../scripts/corpus/facts/apply.js';
+import { hostAllowed, loadFacts, type Fact } from '../../scripts/corpus/facts/load.js';
+
+const SOURCE = { id: 'pdl', url: 'https://www.example.state.tx.us/pdl.pdf', title: 'Preferred Drug List', publisher: 'State agency', date: '2026-07-01' };
+
+function factYaml(overrides: Record<string, unknown> = {}, file: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    jurisdiction: 'TX',
+    sources: [SOURCE],
+    facts: [{
+      id: 'hcv',
+      programs: ['medicaid_ffs'],
+      subjects: ['hepatitis_c'],
+      requirement: { pa_required: true, pa_type: 'conditional', criteria: 'Preferred agent without PA; others need PA.' },
+      evidence: [{ source: 'pdl', locator: 'Hepatitis C agents, p. 4', quote: 'PA required for non-preferred agents' }],
+      checked: '2026-11-20',
+      review: { first_read: 'a', second_read: 'b' },
+      ...overrides,
+    }],
+    ...file,
+  };
+}
+
+function loadOne(doc: Record<string, unknown>, name = 'TX.yaml', domains?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'facts-'));
+  mkdirSync(join(dir, 'national'));
+  writeFileSync(join(dir, name.includes('/') ? name : name), stringify(doc));
+  if (domains) writeFileSync(join(dir, 'official-domains.yaml'), domains);
+  return loadFacts(dir);
+}
+
+function baseRule(over: Partial<CoverageRuleDoc> = {}): CoverageRuleDoc {
+  return {
+    resourceType: 'CoverageRule', id: 'tx.medicaid-ffs.d.hepatitis-c', jurisdiction: 'TX', program: 'medicaid_ffs',
+    subject: { kind: 'drug', code: 'hepatitis_c' },
+    requirement: { paRequired: true, paType: 'full', criteria: 'template', documentation: ['x', 'x'] },
+    submission: { channel: 'portal', target: 'template target' },
+    turnaround: { standardHours: 1, expeditedHours: 1 },
+    federalOverride: false,
+    source: { url: 'https://www.hhs.texas.gov', title: 'home', publisher: 'HHSC' },
+    verification: { status: 'sample', lastVerified: '2026-11-21', confidence: 0.6, by: 'x', method: 'illustrative-sample', caveat: 'Illustrative' },
+    ...over,
+  };
+}
+
+const fact = (over: Partial<Fact> = {}): Fact => ({
+  ref: 'TX.yaml#f', id: 'f', file: 'TX', jurisdictions: ['TX'], programs: ['medicaid_ffs'], subjects: ['hepatitis_c'],
+  requirement: { pa_required: true, pa_type: 'conditional', criteria: 'Non-preferred agents need PA.', documentation: ['Diagnosis', 'Diagnosis'] },
+  evidence: [{ source: SOURCE, locator: 'Hepatitis C agents' }],
+  checked: '2026-11-20', review: { first_read: 'a', second_read: 'b' },
+  ...over,
+});
+const route = (over: Partial<Fact> = {}): Fact => fact({
+  ref: 'TX.yaml#route', id: 'route', subjects: { kind: 'drug' }, requirement: undefined,
+  submission: { channel: 'fax', target: 'PA call center', fax: '1-800-555-0100' },
+  evidence: [{ source: SOURCE, locator: 'How to request PA' }], checked: '2026-11-18', ...over,
+});
+const clock = (over: Partial<Fact> = {}): Fact => fact({
+  ref: 'national/clock.yaml#clock', id: 'clock', file: 'national', jurisdictions: 'all', subjects: { kind: 'drug' }, requirement: undefined,
+  clock: { standard_hours: 24, expedited_hours: 24, basis: 'SSA 1927(d)(5)' },
+  evidence: [{ source: { id: 'ssa', url: 'https://www.ssa.gov/OP_Home/ssact/title19/1927.htm', title: 'SSA 1927', publisher: 'SSA', date: '2026-01-01' }, locator: '(d)(5)(A)' }],
+  checked: '2026-11-22', ...over,
+});
+
+describe('curated facts: the loader refuses what cannot be traced', () => {
+  it('when a fact is well formed, then it loads with its source resolved and no error', () => {
+    const r = loadOne(factYaml());
+    expect(r.errors).to.deep.equal([]);
+    expect(r.facts).to.have.length(1);
+    expect(r.facts[0].evidence[0].source.url).to.equal(SOURCE.url);
+    expect(r.facts[0].jurisdictions).to.deep.equal(['TX']);
+  });
+
+  it('when a source is not on an official host, then the build fails naming the source and host', () => {
+    const r = loadOne(factYaml({}, { sources: [{ ...SOURCE, url: 'https://docslib.org/doc/1/pdl' }] }));
+    expect(r.errors.join('\n')).to.match(/source pdl is on docslib\.org, which is not an official host/);
+  });
+
+  it('when a vendor host is named by a government page, then it is allowed; named by a non-government page, it is not', () => {
+    const vendor = { sources: [{ ...SOURCE, url: 'https://www.txvendordrug.example.com/pdl' }] };
+    const ok = loadOne(factYaml({}, { ...vendor, vendor_domains: [{ host: 'txvendordrug.example.com', who: 'VDP', named_by: 'https://www.hhs.texas.gov/vdp' }] }));
+    expect(ok.errors).to.deep.equal([]);
+    const bad = loadOne(factYaml({}, { ...vendor, vendor_domains: [{ host: 'txvendordrug.example.com', who: 'VDP', named_by: 'https://blog.example.com/x' }] }));
+    expect(bad.errors.join('\n')).to.match(/named by blog\.example\.com, which is not a government host/);
+  });
+
+  it('when evidence has no locator (or an empty one), then the build fails', () => {
+    const r = loadOne(factYaml({ evidence: [{ source: 'pdl', locator: '' }] }));
+    expect(r.errors.join('\n')).to.match(/\/facts\/0\/evidence\/0\/locator \(fact hcv\) must NOT have fewer than 1 characters/);
+    const r2 = loadOne(factYaml({ evidence: [{ source: 'pdl' }] }));
+    expect(r2.errors.join('\n')).to.match(/must have required property 'locator'/);
+  });
+
+  it('when evidence names an unknown source, a quote is content-length, or MCO scope has no basis, then each is an error', () => {
+    expect(loadOne(factYaml({ evidence: [{ source: 'nope', locator: 'p. 1' }] })).errors.join()).to.match(/unknown source nope/);
+    expect(loadOne(factYaml({ evidence: [{ source: 'pdl', locator: 'p. 1', quote: 'x'.repeat(301) }] })).errors.join()).to.match(/quote longer than 300/);
+    expect(loadOne(factYaml({ programs: ['medicaid_ffs', 'medicaid_mco'] })).errors.join()).to.match(/without scope_basis/);
+  });
+
+  it('when fields contradict (pa_type none with pa_required true, same second reader), then each is an error', () => {
+    const r = loadOne(factYaml({ requirement: { pa_required: true, pa_type: 'none', criteria: 'x' }, review: { first_read: 'a', second_read: 'a' } }));
+    expect(r.errors.join('\n')).to.match(/pa_type none with pa_required true/).and.match(/second read is by the first reader/);
+  });
+
+  it('when a misspelt key appears, then the schema refuses it rather than ignoring it', () => {
+    expect(loadOne(factYaml({ critera: 'x' })).errors.join()).to.match(/must NOT have additional properties/);
+  });
+
+  it('official hosts: government hosts by rule, listed hosts and their subdomains, nothing else', () => {
+    for (const h of ['www.ecfr.gov', 'hhs.texas.gov', 'dhhs.ne.gov', 'www.dhs.state.mn.us', 'medicaid.ohio.gov']) expect(hostAllowed(h, []), h).to.equal(true);
+    expect(hostAllowed('www.cgsmedicare.com', ['cgsmedicare.com'])).to.equal(true);
+    for (const h of ['docslib.org', 'gov.example.com', 'example.com', 'notcgsmedicare.com']) expect(hostAllowed(h, ['cgsmedicare.com']), h).to.equal(false);
+  });
+});
+
+describe('curated facts: deriving a rule', () => {
+  it('when requirement, route and clock rest on twice-read facts, then the rule is verified with evidence and the earliest check date', () => {
+    const { rules, report } = applyFacts([baseRule()], [fact(), route(), clock()]);
+    const r = rules[0];
+    expect(report.verified).to.equal(1);
+    expect(r.verification.status).to.equal('verified');
+    expect(r.verification.lastVerified).to.equal('2026-11-18');
+    expect(r.verification.confidence).to.equal(VERIFIED_CONFIDENCE);
+    expect(r.requirement).to.deep.equal({ paRequired: true, paType: 'conditional', criteria: 'Non-preferred agents need PA.', documentation: ['Diagnosis'] });
+    expect(r.submission).to.deep.equal({ channel: 'fax', target: 'PA call center', fax: '1-800-555-0100' });
+    expect(r.turnaround).to.deep.equal({ standardHours: 24, expeditedHours: 24, basis: 'SSA 1927(d)(5)' });
+    expect(r.source.url).to.equal(SOURCE.url);
+    expect(r.evidence!.map((e) => [e.locator, e.checked])).to.deep.equal([
+      ['Hepatitis C agents', '2026-11-20'], ['How to request PA', '2026-11-18'], ['(d)(5)(A)', '2026-11-22'],
+    ]);
+  });
+
+  it('when the route is missing, then the rule stays sample and the caveat names what is missing', () => {
+    const { rules } = applyFacts([baseRule()], [fact(), clock()]);
+    expect(rules[0].verification.status).to.equal('sample');
+    expect(rules[0].verification.caveat).to.match(/not yet traced to a source: the submission route/);
+    expect(rules[0].requirement.criteria).to.equal('Non-preferred agents need PA.');
+  });
+
+  it('when no clock fact covers a verified rule, then no timeframe is claimed (0 h, basis says none was traced)', () => {
+    const r = applyFacts([baseRule()], [fact(), route()]).rules[0];
+    expect(r.verification.status).to.equal('verified');
+    expect(r.turnaround).to.deep.equal({ standardHours: 0, expeditedHours: 0, basis: NO_CLOCK_BASIS });
+  });
+
+  it('when a fact has no second read or is disputed, then the rule stays sample and says so', () => {
+    const unread = applyFacts([baseRule()], [fact({ review: { first_read: 'a' } }), route(), clock()]).rules[0];
+    expect(unread.verification.status).to.equal('sample');
+    expect(unread.verification.caveat).to.match(/awaiting an independent second read/);
+    const disputed = applyFacts([baseRule()], [fact({ review: { first_read: 'a', disputed: 'class heading differs' } }), route(), clock()]).rules[0];
+    expect(disputed.verification.caveat).to.match(/second reader disputed f/);
+  });
+
+  it('when a source predates the plan year, then the rule is verified with lowered confidence and its date in the caveat', () => {
+    const old = { ...SOURCE, date: '2024-03-01' };
+    const r = applyFacts([baseRule()], [fact({ evidence: [{ source: old, locator: 'p. 2' }] }), route(), clock()]).rules[0];
+    expect(r.verification.status).to.equal('verified');
+    expect(r.verification.confidence).to.equal(OLD_SOURCE_CONFIDENCE);
+    expect(r.verification.caveat).to.match(/dated 2024-03-01, before the 2026 plan year/);
+  });
+
+  it('when no PA applies, then no route or clock is needed and none is served', () => {
+    const none = fact({ requirement: { pa_required: false, pa_type: 'none', criteria: 'No PA for this class.' } });
+    const r = applyFacts([baseRule()], [none]).rules[0];
+    expect(r.verification.status).to.equal('verified');
+    expect(r.submission.channel).to.equal('none');
+    expect(r.turnaround.standardHours).to.equal(0);
+    expect(r.requirement.documentation).to.deep.equal([]);
+  });
+
+  it('when PA is voluntary, then pa_required is served false with the mode', () => {
+    const vol = fact({ requirement: { pa_required: false, pa_type: 'conditional', pa_mode: 'voluntary', criteria: 'PA may be requested; otherwise prepayment review.' } });
+    const r = applyFacts([baseRule()], [vol, route(), clock()]).rules[0];
+    expect(r.requirement.paRequired).to.equal(false);
+    expect(r.requirement.paMode).to.equal('voluntary');
+  });
+
+  it('when a subject-specific fact and a kind-wide fact both set a group, then the specific one wins; two equal ones are a conflict', () => {
+    const specificRoute = route({ ref: 'TX.yaml#r2', id: 'r2', subjects: ['hepatitis_c'], submission: { channel: 'portal', target: 'HCV portal' } });
+    expect(applyFacts([baseRule()], [fact(), route(), specificRoute, clock()]).rules[0].submission.target).to.equal('HCV portal');
+    const twin = route({ ref: 'TX.yaml#r3', id: 'r3' });
+    expect(applyFacts([baseRule()], [fact(), route(), twin, clock()]).report.errors.join()).to.match(/TX\.yaml#route and TX\.yaml#r3 both set submission/);
+  });
+
+  it('when a generator rule was verified in code but no fact backs it, then it is served as sample (demoted)', () => {
+    const coded = baseRule({ verification: { status: 'verified', lastVerified: '2026-11-21', confidence: 0.85, by: 'x', method: 'public-federal-list' } });
+    const { rules, report } = applyFacts([coded], []);
+    expect(rules[0].verification.status).to.equal('sample');
+    expect(report.demoted).to.deep.equal([coded.id]);
+  });
+
+  it('a fact covers only its jurisdictions, programs and subjects', () => {
+    const other = baseRule({ id: 'tx.medicaid-mco.d.hepatitis-c', program: 'medicaid_mco' });
+    const ok = baseRule({ id: 'ok.medicaid-ffs.d.hepatitis-c', jurisdiction: 'OK' });
+    const { rules, report } = applyFacts([baseRule(), other, ok], [fact(), route(), clock()]);
+    expect(rules.map((r) => r.verification.status)).to.deep.equal(['verified', 'sample', 'sample']);
+    expect(report.unused).to.deep.equal([]);
+  });
+});
