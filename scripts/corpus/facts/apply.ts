@@ -133,7 +133,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
   const sub = chosen.submission?.submission;
   if (sub && next.requirement.paType !== 'none') next.submission = { ...sub };
   const clock = chosen.clock?.clock;
-  if (clock && next.requirement.paType !== 'none') next.turnaround = { standardHours: clock.standard_hours, expeditedHours: clock.expedited_hours, basis: clock.basis };
+  if (clock && next.requirement.paType !== 'none') next.turnaround = { standardHours: clock.standard_hours, expeditedHours: clock.expedited_hours ?? 0, basis: clock.basis };
   const eff = chosen.effective?.effective;
   if (eff) next.effective = { ...eff };
   else if (req) delete next.effective;

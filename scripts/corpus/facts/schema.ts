@@ -67,7 +67,7 @@ const fact = {
     clock: {
       type: 'object',
       additionalProperties: false,
-      required: ['standard_hours', 'expedited_hours', 'basis'],
+      required: ['standard_hours', 'basis'],
       properties: {
         standard_hours: { type: 'integer', minimum: 0, maximum: 8760 },
         expedited_hours: { type: 'integer', minimum: 0, maximum: 8760 },
