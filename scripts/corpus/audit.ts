@@ -77,7 +77,8 @@ export function audit(dir: string): AuditLine[] {
   }).length;
   // WISeR: each state's Original Medicare rule must name that state's own participant.
   const wiserTargets = WISER.map((st) => byKey.get(`${st}|medicare_traditional|service|outpatient_surgery`)?.submission.target ?? '');
-  const wiserShared = wiserTargets.filter((t, i) => !/participant/i.test(t) || wiserTargets.some((u, j) => j !== i && u === t)).length;
+  // A WISeR state whose rule comes from curated facts is not the generator's to audit (its route is a fact).
+  const wiserShared = wiserTargets.filter((t, i) => t !== '' && (!/participant/i.test(t) || wiserTargets.some((u, j) => j !== i && u === t))).length;
   const tmDme = program.filter((r) => r.program === 'medicare_traditional' && r.subject.code === 'durable_medical_equipment');
   const added2026 = ['E0651', 'E0652', 'L0651', 'L1844', 'L1846', 'L1852', 'L1932'];
   const byStatus = (st: string): number => count((r) => r.verification.status === st);

@@ -271,7 +271,8 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     expect(infoOf(res.body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['ny.part-d.d.immunosuppressants']);
     for (const c of res.body.cards) expect(JSON.stringify(c)).to.not.contain('mr-lisinopril');
     const limits = res.body.cards.find((c: Any) => c.source.topic.code === 'limits');
-    expect(limits).to.deep.include({ summary: 'Coverage limits apply: new starts only', indicator: 'info' });
+    expect(limits.indicator).to.equal('info');
+    expect(limits.summary).to.match(/^Coverage limits apply: .*new starts only$/);
     expect(limits.links, 'an Instructions card has no links').to.equal(undefined);
     const off = await post('service-coverage-requirements-select', { ...req, extension: { 'davinci-crd.configuration': { limits: false } } });
     expect(off.body.cards.filter((c: Any) => c.source.topic.code === 'limits')).to.deep.equal([]);

@@ -42,15 +42,18 @@ describe('end to end: the README walk-through, as written', function () {
 
   it('runs every command of the walk-through against a fresh data directory with npx prauth and the sample corpus', async () => {
     const lines = walkthroughLines(readFileSync(join(root, 'README.md'), 'utf8'));
-    expect(lines[0]).to.match(/^npm start/);
+    expect(lines[0]).to.match(/^SERVE_SAMPLE_RULES=true npm start/);
     expect(lines.filter((l) => l.startsWith('curl')).length).to.be.at.least(5);
     const env = { PRAUTH_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'prauth-readme-')), 'data') };
     const vars: Record<string, string> = {};
     let lastKeyId = '';
     const ran: string[] = [];
     for (const raw of lines) {
-      if (raw.startsWith('npm start')) {
-        server = await startServer(env, 60_000); // the same dist/src/main.js that npm start runs, with the sample corpus
+      if (/^(\w+=\S+ )*npm start/.test(raw)) {
+        // The walk-through opts in to sample rules as written (SERVE_SAMPLE_RULES=true npm start): pass what it sets.
+        const set = Object.fromEntries([...raw.matchAll(/(\w+)=(\S+) /g)].map((m) => [m[1]!, m[2]!]));
+        expect(set).to.deep.equal({ SERVE_SAMPLE_RULES: 'true' });
+        server = await startServer({ ...env, ...set }, 60_000); // the same dist/src/main.js that npm start runs, with the sample corpus
         continue;
       }
       const assign = /^(\w+)=\$\((.*)\)$/.exec(raw);
