@@ -1,0 +1,89 @@
+// Tests written to kill the plausible bugs a mutation spot-check of the suite left alive (issue 26): each `it` names
+// the mutant it catches. Bodies are pinned to exact values where the value is known.
+import { expect } from 'chai';
+import request from 'supertest';
+import { buildApp } from '../../src/app.js';
+import { allRoutes } from '../../src/http/routes/index.js';
+import type { RouteDef } from '../../src/http/route.js';
+import { jurisdiction, payer, rule } from '../support/docs.js';
+import { makeTestApp } from '../support/test-app.js';
+
+const corpus = [
+  jurisdiction('TX'),
+  payer('tx-plan', 'TX Plan', ['TX'], ['medicaid_mco']),
+  rule({ state: 'TX', program: 'part_d', code: 'hepatitis_c' }),
+  rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c' }),
+  rule({ state: 'TX', program: 'medicaid_mco', code: 'diabetes_insulin' }),
+];
+
+describe('mutants the suite used to miss (issue 26)', () => {
+  it('scope_gap 404 loses state/program: the body is exactly error, code, scope_gap, state, program, query and notify_url', async () => {
+    const t = await makeTestApp(corpus);
+    const key = await t.key();
+    const res = await request(t.app.handler).get('/v1/pauth-lookup?state=TX&program=chip&drug=hepatitis_c').set('x-api-key', key);
+    expect(res.status).to.equal(404);
+    expect(res.body).to.deep.equal({
+      error: "No verified rule for TX chip drug 'hepatitis_c' yet",
+      code: 'scope_gap',
+      scope_gap: true,
+      state: 'TX',
+      program: 'chip',
+      query: { drug_class: 'hepatitis_c' },
+      notify_url: '/v1/notify-when-ready',
+    });
+  });
+
+  it('program dropped from the scope check of FHIR formulary and DTR routes: a TX part_d key reading TX medicaid_mco gets 403 naming the program', async () => {
+    const t = await makeTestApp(corpus, { env: { FORMULARY_PUBLIC: 'false' } });
+    const key = await t.key({ states: ['TX'], programs: ['part_d'] });
+    const formulary = await request(t.app.handler).get('/v1/formulary/TX/medicaid_mco').set('x-api-key', key);
+    expect(formulary.status).to.equal(403);
+    expect(JSON.stringify(formulary.body)).to.contain('medicaid_mco');
+    const own = await request(t.app.handler).get('/v1/formulary/TX/part_d').set('x-api-key', key);
+    expect(own.status).to.equal(200);
+    const dtr = await request(t.app.handler).get('/v1/dtr/questionnaire/TX/medicaid_mco/hepatitis_c').set('x-api-key', key);
+    expect(dtr.status).to.equal(403);
+    expect(JSON.stringify(dtr.body)).to.contain('medicaid_mco');
+    const dtrOwn = await request(t.app.handler).get('/v1/dtr/questionnaire/TX/part_d/hepatitis_c').set('x-api-key', key);
+    expect(dtrOwn.status).to.equal(200);
+    expect(dtrOwn.body.resourceType).to.equal('Questionnaire');
+  });
+
+  it('rate-limit window keyed per minute instead of per hour: a new minute in the same hour is still limited; the next hour is not', async () => {
+    let clock = new Date('2026-11-21T10:00:30.000Z');
+    const t = await makeTestApp(corpus, { now: () => clock, env: { RATE_LIMITS: 'lookup=2' } });
+    const key = await t.key();
+    const call = () => request(t.app.handler).get('/v1/pauth-lookup?state=TX&program=part_d&drug=hepatitis_c').set('x-api-key', key);
+    expect((await call()).status).to.equal(200);
+    expect((await call()).status).to.equal(200);
+    const limited = await call();
+    expect(limited.status).to.equal(429);
+    expect(limited.body).to.include({ limit: 2, window: '1h', retry_after_seconds: 3570 });
+    clock = new Date('2026-11-21T10:01:30.000Z'); // another minute, the same hour
+    const stillLimited = await call();
+    expect(stillLimited.status).to.equal(429);
+    expect(stillLimited.body.retry_after_seconds).to.equal(3510);
+    clock = new Date('2026-11-21T11:00:05.000Z'); // the next clock hour
+    const next = await call();
+    expect(next.status).to.equal(200);
+    expect(next.headers.ratelimit).to.equal('"lookup";r=1;t=3595');
+  });
+
+  it('all demo sessions sharing one rate-limit bucket: a second session keeps its own budget when the first is spent', async () => {
+    const clock = new Date('2026-11-21T10:00:00.000Z');
+    const t = await makeTestApp(corpus, { now: () => clock, env: { RATE_LIMITS: 'demo_issue=10,demo_session=2' } });
+    const probe: RouteDef = {
+      method: 'GET', path: '/v1/demo-probe', auth: 'key_or_demo', group: 'action_plan', surface: 'json',
+      handle: () => ({ status: 200, body: { ok: true } }), openapi: { summary: 'probe', tags: [], responses: {} },
+    };
+    const handler = buildApp(t.deps, [...allRoutes(t.deps), probe]).handler;
+    const a = (await request(handler).post('/v1/demo-sessions')).body.session_id as string;
+    const b = (await request(handler).post('/v1/demo-sessions')).body.session_id as string;
+    expect(a).to.not.equal(b);
+    for (let i = 0; i < 2; i++) expect((await request(handler).get('/v1/demo-probe').set('x-demo-session', a)).status).to.equal(200);
+    expect((await request(handler).get('/v1/demo-probe').set('x-demo-session', a)).status).to.equal(429);
+    const other = await request(handler).get('/v1/demo-probe').set('x-demo-session', b);
+    expect(other.status).to.equal(200);
+    expect(other.headers.ratelimit).to.equal('"demo_session";r=1;t=3600');
+  });
+});
