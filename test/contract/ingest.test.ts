@@ -97,6 +97,9 @@ for (const [name, open] of stores) {
       const good = await runIngest({ store, now }, writeNdjson(dir, 'pr.ndjson', [p, r]));
       expect(good.rejected).to.deep.equal([]);
       expect(good.added).to.equal(2);
+      // The change-log entry names the payer (the feed and notify-when-ready filter on it).
+      const entry = await store.collection<ChangeLogEntry>(COLLECTIONS.changes).findOne({ ruleId: r.id });
+      expect(entry).to.include({ ruleId: r.id, payerId: 'tx-superior', action: 'added', jurisdiction: 'TX', program: 'medicaid_mco' });
     });
 
     it('when another instance ingests, then a second read model over the same store sees it on refresh (atomic swap)', async () => {
