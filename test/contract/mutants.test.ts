@@ -5,7 +5,9 @@ import request from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import type { RouteDef } from '../../src/http/route.js';
+import { CRD_EXT } from '../../fhir-profiles/canonicals.js';
 import { jurisdiction, payer, rule } from '../support/docs.js';
+import { example, fhirCorpus } from '../support/fhir-corpus.js';
 import { makeTestApp } from '../support/test-app.js';
 
 const corpus = [
@@ -85,5 +87,19 @@ describe('mutants the suite used to miss (issue 26)', () => {
     const other = await request(handler).get('/v1/demo-probe').set('x-demo-session', b);
     expect(other.status).to.equal(200);
     expect(other.headers.ratelimit).to.equal('"demo_session";r=1;t=3600');
+  });
+
+  it('CRD coverage-information date set to the rule\'s verification date: it is the day of the hook call', async function () {
+    this.timeout(30_000);
+    const t = await makeTestApp(fhirCorpus(), { now: () => new Date('2026-11-24T15:00:00.000Z') });
+    const key = await t.key();
+    const res = await request(t.app.handler).post('/v1/cds-services/service-coverage-requirements').set('x-api-key', key).send(example('crd-2.2-order-sign-hook-request.json'));
+    expect(res.status).to.equal(200);
+    expect(res.body.systemActions.length).to.be.greaterThan(0);
+    for (const a of res.body.systemActions) {
+      const info = a.resource.extension.find((e: { url: string }) => e.url === CRD_EXT.coverageInformation);
+      const dates = info.extension.filter((x: { url: string }) => x.url === 'date').map((x: { valueDate: string }) => x.valueDate);
+      expect(dates).to.deep.equal(['2026-11-24']);
+    }
   });
 });
