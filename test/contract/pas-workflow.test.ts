@@ -348,6 +348,10 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
         const d = await request(t.app.handler).post(`/v1/admin/pas/${ref}/decide`).set('x-api-key', admin).send({ decision: 'deny', reason: 'X1' });
         expect(d.status).to.equal(200);
         expect(reviewCodes(d.body.claimResponse.entry[0].resource)).to.deep.equal([[1, 'A3']]);
+        // The denial reason reaches the ClaimResponse: reviewAction.reasonCode carries the X12 886 code given.
+        const action = d.body.claimResponse.entry[0].resource.item[0].adjudication[0].extension[0];
+        const reason = action.extension.find((e: Json) => e.url === 'reasonCode');
+        expect(reason.valueCodeableConcept.coding.map((c: Json) => c.code)).to.deep.equal(['X1']);
         await t.deps.outbox.drain();
         const ev = r2.received.find((r) => statusOf(r.body).type === 'event-notification')!.body;
         expect(ev.entry[1]).to.deep.equal({ fullUrl: `https://prauth.test/v1/ClaimResponse/${ref}/_history/2`, request: { method: 'GET', url: `https://prauth.test/v1/ClaimResponse/${ref}/_history/2` }, response: { status: '200' } });
