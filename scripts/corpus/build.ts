@@ -209,7 +209,7 @@ function main(): void {
   const payerStates = new Set(payerRules.map((r) => r.jurisdiction)).size;
   writeFileSync(join(outDir, 'README.md'), readme(stats, counts, rules, payerRules.length, payerStates, audit(outDir)));
   const table = coverageTable(rules);
-  writeFileSync(join(outDir, 'coverage.json'), JSON.stringify({ facts, factFiles, unusedFacts: report.unused, demoted: report.demoted.length, ...table }, null, 2) + '\n');
+  writeFileSync(join(outDir, 'coverage.json'), JSON.stringify({ facts, factFiles, unusedFacts: report.unused, disputedFacts: report.disputed, demoted: report.demoted.length, ...table }, null, 2) + '\n');
   writeFileSync(join(root, 'docs', 'coverage.md'), coverageMarkdown(table));
 
   if (!process.argv.includes('--quiet')) console.log(JSON.stringify({ counts, programRules: programRules.length, payerRules: payerRules.length, payerStates, coverage: stats, verified: report.verified, partlyTraced: report.partial, demoted: report.demoted.length, unusedFacts: report.unused }, null, 2));

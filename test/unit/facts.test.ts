@@ -152,12 +152,21 @@ describe('curated facts: deriving a rule', () => {
     expect(r.turnaround).to.deep.equal({ standardHours: 0, expeditedHours: 0, basis: NO_CLOCK_BASIS });
   });
 
-  it('when a fact has no second read or is disputed, then the rule stays sample and says so', () => {
+  it('when a fact has no second read, then the rule stays sample and says so', () => {
     const unread = applyFacts([baseRule()], [fact({ review: { first_read: 'a' } }), route(), clock()]).rules[0];
     expect(unread.verification.status).to.equal('sample');
     expect(unread.verification.caveat).to.match(/awaiting an independent second read/);
-    const disputed = applyFacts([baseRule()], [fact({ review: { first_read: 'a', disputed: 'class heading differs' } }), route(), clock()]).rules[0];
-    expect(disputed.verification.caveat).to.match(/second reader disputed f/);
+  });
+
+  it('when a second reader disputed a fact, then it is not applied at all (its claim is not served, even as sample)', () => {
+    const { rules, report } = applyFacts([baseRule()], [fact({ review: { first_read: 'a', disputed: 'class heading differs' } }), route(), clock()]);
+    expect(rules[0].requirement.criteria).to.equal('template');
+    expect(rules[0].verification.status).to.equal('sample');
+    expect(report.disputed).to.deep.equal(['TX.yaml#f']);
+    // A disputed clock leaves a verified rule without a clock rather than blocking it.
+    const noClock = applyFacts([baseRule()], [fact(), route(), clock({ review: { first_read: 'a', disputed: '72 h not re-read' } })]).rules[0];
+    expect(noClock.verification.status).to.equal('verified');
+    expect(noClock.turnaround.basis).to.equal(NO_CLOCK_BASIS);
   });
 
   it('when a source predates the plan year, then the rule is verified with lowered confidence and its date in the caveat', () => {

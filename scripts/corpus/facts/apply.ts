@@ -26,6 +26,8 @@ export interface ApplyReport {
   demoted: string[];
   /** Facts that matched no rule (for example a program the state does not run). */
   unused: string[];
+  /** Facts a second reader disputed: never applied (a known-questionable claim is not served, even as sample). */
+  disputed: string[];
   errors: string[];
 }
 
@@ -51,10 +53,13 @@ function toEvidence(f: Fact): Evidence[] {
 }
 
 export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fact[]): { rules: CoverageRuleDoc[]; report: ApplyReport } {
-  const report: ApplyReport = { verified: 0, partial: 0, demoted: [], unused: [], errors: [] };
+  const report: ApplyReport = { verified: 0, partial: 0, demoted: [], unused: [], disputed: [], errors: [] };
   const used = new Set<string>();
   const byProgram = new Map<string, Fact[]>();
-  for (const f of facts) for (const p of f.programs) (byProgram.get(p) ?? byProgram.set(p, []).get(p)!).push(f);
+  for (const f of facts) {
+    if (f.review.disputed) { report.disputed.push(f.ref); continue; }
+    for (const p of f.programs) (byProgram.get(p) ?? byProgram.set(p, []).get(p)!).push(f);
+  }
 
   const out = rules.map((rule) => {
     if (rule.payer) {
@@ -84,7 +89,7 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
     for (const f of Object.values(chosen)) used.add(f.ref);
     return derive(rule, chosen, report);
   });
-  for (const f of facts) if (!used.has(f.ref)) report.unused.push(f.ref);
+  for (const f of facts) if (!used.has(f.ref) && !f.review.disputed) report.unused.push(f.ref);
   return { rules: out, report };
 }
 
@@ -168,9 +173,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
   report.partial++;
   const why: string[] = [];
   if (missing.length) why.push(`not yet traced to a source: ${missing.join(', ')}`);
-  const disputed = unreviewed.filter((f) => f.review.disputed);
-  if (disputed.length) why.push(`a second reader disputed ${disputed.map((f) => f.id).join(', ')}`);
-  if (unreviewed.length > disputed.length) why.push('awaiting an independent second read');
+  if (unreviewed.length) why.push('awaiting an independent second read');
   // Without a requirement fact the generator's own (illustrative) criteria stay, and so does what its caveat says.
   const base = req ? [] : [rule.verification.caveat ?? ''];
   next.verification = {
