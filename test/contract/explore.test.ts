@@ -8,6 +8,7 @@ import type { CanonicalDoc } from '../../src/domain/documents.js';
 import { rule } from '../support/docs.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
+import { PHRASINGS } from '../unit/ask-phrasings.js';
 
 const fixture = (f: string): CanonicalDoc[] => readFileSync(new URL(`../../fixtures/${f}`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
@@ -149,6 +150,27 @@ describe('POST /v1/ask', function () {
       }
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+
+  it('reads our own phrasings of each issue-28 pattern (program qualifiers, misspelt states, class phrases) over HTTP', async () => {
+    const failures: string[] = [];
+    for (const [pattern, table] of Object.entries(PHRASINGS)) {
+      for (const p of table) {
+        const res = await ask({ question: p.q });
+        expect(res.status, p.q).to.equal(200);
+        expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res, 'POST');
+        const x = res.body.extracted;
+        const got = { state: x.state?.value ?? null, program: x.program?.value ?? null, subjects: x.subjects.map((s: { code: string }) => s.code).sort() };
+        const want = { state: p.state, program: p.program, subjects: [...p.subjects].sort() };
+        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${pattern}: ${p.q}\n   got  ${JSON.stringify(got)}\n   want ${JSON.stringify(want)}`);
+      }
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+    const ffs = await ask({ question: 'SoonerCare fee-for-service prior authorization for a brain MRI' });
+    expect(ffs.body.extracted.program).to.deep.equal({ value: 'medicaid_ffs', matched: 'SoonerCare fee-for-service', by: 'program_name' });
+    expect(ffs.body.extracted.assumptions).to.deep.equal([]); // read, not assumed
+    const misspelt = await ask({ question: 'Tennesee Medicaid managed care and Humira' });
+    expect(misspelt.body.extracted.state).to.deep.equal({ value: 'TN', matched: 'Tennesee', by: 'fuzzy_name' });
   });
 
   it('answers with the rule, its citation and next steps, and keyword passages from the full-text index', async () => {
