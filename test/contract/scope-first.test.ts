@@ -234,6 +234,7 @@ describe('scope is checked before anything reveals data, on every keyed route', 
     { name: 'DTR package with ?state=CA and an ambiguous program', probe: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package?state=CA&program=medicaid', body: canonical('TX', 'part_d', 'hepatitis_c') }, state: 'CA' },
     { name: 'DTR package: a CA canonical without the Coverage', probe: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonicalOnly('https://prauth.test/v1/dtr/questionnaire/CA/medicaid_mco/hepatitis_c') }, state: 'CA' },
     { name: 'DTR package: a CA canonical with a program alias, on another host', probe: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('CA', 'mco', 'hepatitis_c') }, state: 'CA' },
+    { name: 'DTR $next-question for a CA form we do not publish', probe: { method: 'POST', path: '/v1/Questionnaire/$next-question', body: { resourceType: 'QuestionnaireResponse', status: 'in-progress', questionnaire: 'https://prauth.test/v1/dtr/questionnaire/CA/medicaid_mco/dental' } }, state: 'CA' },
     { name: 'DTR questionnaire path with an invalid program', probe: { method: 'GET', path: '/v1/dtr/questionnaire/CA/medicaid/hepatitis_c' }, state: 'CA' },
     { name: 'formulary path with an invalid program', probe: { method: 'GET', path: '/v1/formulary/CA/medicaid' }, state: 'CA' },
     { name: 'ask with a CA hint and an invalid program hint', probe: { method: 'POST', path: '/v1/ask', body: { question: 'Humira', state: 'CA', program: 'gold' } }, state: 'CA' },
@@ -262,6 +263,9 @@ describe('scope is checked before anything reveals data, on every keyed route', 
     const pkg = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonicalOnly('https://prauth.test/v1/dtr/questionnaire/TX/part_d/hepatitis_c') });
     expect(pkg.status).to.equal(400);
     expect(pkg.body.issue[0].diagnostics).to.equal("A 'coverage' parameter (the member's Coverage) is required");
+    const next = await send({ method: 'POST', path: '/v1/Questionnaire/$next-question', body: { resourceType: 'QuestionnaireResponse', status: 'in-progress', questionnaire: 'https://prauth.test/v1/dtr/questionnaire/TX/part_d/dental' } });
+    expect(next.status).to.equal(400);
+    expect(next.body.issue[0].diagnostics).to.match(/^The adaptive Questionnaire is not one we publish/);
     const lower = await send({ method: 'GET', path: '/v1/pauth-lookup?state=ca&program=part_d&drug=hepatitis_c' });
     expect(lower.status).to.equal(400); // not a state as the interface spells it (^[A-Z]{2}$): names nothing
   });

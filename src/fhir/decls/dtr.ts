@@ -4,7 +4,7 @@ import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type Scope } from '../decl-types.js';
 import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
-import { nextQuestion, parseNextInput } from '../dtr/next-question.js';
+import { namedScopeOfNextInput, nextQuestion, parseNextInput } from '../dtr/next-question.js';
 import { namedScopeOfPackageRequest, parsePackageInput, questionnairePackage } from '../dtr/package.js';
 import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
 import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
@@ -141,6 +141,7 @@ const nextQuestionOp: FhirOperationDecl = {
   summary: 'SDC $next-question (DTR adaptive forms)',
   description:
     'The adaptive QuestionnaireResponse in (bare, or in Parameters as `questionnaire-response`), with the adaptive Questionnaire from $questionnaire-package contained; out: the same response with the next question added to the contained Questionnaire, or status `completed` when every question the answers call for is answered. Answers that do not fit their question are a 400.',
+  scope: (input) => namedScopeOfNextInput(input.body),
   run(input, env) {
     const parsed = parseNextInput(env.model, input.body);
     if (isFailure(parsed)) return parsed;
