@@ -9,6 +9,7 @@ import type {
   RegulatoryEventDoc,
   TopicDoc,
 } from '../domain/documents.js';
+import { distinctItems } from '../domain/distinct-items.js';
 import { SERVED_RULE_STATUSES, VERIFICATION_STATUSES, type SubjectKind, type VerificationStatus } from '../domain/vocabulary.js';
 
 export interface CorpusDocuments {
@@ -66,6 +67,16 @@ export const ruleKey = (state: string, program: string, kind: SubjectKind, code:
   `${state}|${program}|${kind}|${code}`;
 export const payerRuleKey = (state: string, kind: SubjectKind, code: string): string => `${state}|${kind}|${code}`;
 
+/**
+ * A rule as it is served: its documentation list without repeated items, and frozen, because every request shares
+ * the read model's rules and a projection that appended to it would change the next answer (issue 28: a step-therapy
+ * line appended to the list once per next-steps projection).
+ */
+function servedRule(rule: CoverageRuleDoc): CoverageRuleDoc {
+  const documentation = Object.freeze(distinctItems(rule.requirement.documentation)) as string[];
+  return { ...rule, requirement: { ...rule.requirement, documentation } };
+}
+
 export function buildReadModel(docs: CorpusDocuments, version: number, builtAt = new Date(), options: ReadModelOptions = {}): ReadModel {
   const servedStatuses: readonly VerificationStatus[] = options.verifiedOnly ? ['verified'] : [...SERVED_RULE_STATUSES];
   const rules = new Map<string, CoverageRuleDoc>();
@@ -78,9 +89,10 @@ export function buildReadModel(docs: CorpusDocuments, version: number, builtAt =
 
   // Deterministic order whatever order the store returned.
   const sorted = [...docs.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const rule of sorted) {
-    byStatus[rule.verification.status] = (byStatus[rule.verification.status] ?? 0) + 1;
-    if (!servedStatuses.includes(rule.verification.status)) continue;
+  for (const stored of sorted) {
+    byStatus[stored.verification.status] = (byStatus[stored.verification.status] ?? 0) + 1;
+    if (!servedStatuses.includes(stored.verification.status)) continue;
+    const rule = servedRule(stored);
     ruleById.set(rule.id, rule);
     if (!lastVerified || rule.verification.lastVerified > lastVerified) lastVerified = rule.verification.lastVerified;
     const { jurisdiction: state, program, subject } = rule;

@@ -76,6 +76,12 @@ export interface FhirOperationDecl extends FhirDeclBase {
   queryParams: { name: string; description: string }[];
   /** Also served at the instance level, POST [base]/{resourceType}/{id}/${name} (`params.id` set). */
   instance?: boolean;
+  /**
+   * The states and programs the request names beyond its address (canonicals, ids in the body), read from the request
+   * alone and never failing: the pipeline authorizes them before `run`, so outside the subscription is a 403 before
+   * the body is validated or anything is read.
+   */
+  scope?(input: OpInput): Scope;
   run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
 }
 

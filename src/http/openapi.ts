@@ -45,7 +45,9 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
     const generic = (status: string, description: string) => {
       if (!responses[status]) responses[status] = { description, content: { [mediaType(CONTENT_TYPES[r.surface])]: { schema: errorSchema } } };
     };
-    if (r.auth === 'key' || r.auth === 'key_or_demo') generic('403', 'Outside the subscription: state, program, endpoint group or add-on (`out_of_scope` names it)');
+    if (r.auth === 'key' || r.auth === 'key_or_demo') {
+      generic('403', 'Outside the subscription: state, program, endpoint group or add-on (`out_of_scope` names it); before anything is read or the rest of the request is checked');
+    }
     if (r.methodAllowed) generic('405', 'This method is not allowed at this address (e.g. POST to an instance id; operations start with $)');
     if (r.method === 'POST') {
       generic('400', 'Malformed JSON or an invalid body');
@@ -81,7 +83,8 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
       version: INTERFACE_VERSION,
       description:
         'Human-verified, source-linked prior-authorization rules for 51 jurisdictions and 7 programs, with FHIR R4 and CDS Hooks surfaces. ' +
-        'Within /v1 only additive changes are made; clients must ignore unknown fields. The bundled corpus is an illustrative sample, not advice.',
+        'Within /v1 only additive changes are made; clients must ignore unknown fields. The bundled corpus is an illustrative sample, not advice. ' +
+        'Outside your scope: a request naming a state or program outside the subscription (in parameters, the path, hints, a canonical, a rule or resource id, an ask question) is a 403 naming it in `out_of_scope`, before anything is read and before the rest of the request is checked; each named value counts on its own, and an invalid one gets its 400 only when the rest is in scope.',
     },
     servers: [{ url: serverUrl }],
     paths,

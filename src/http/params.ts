@@ -1,5 +1,6 @@
 // Query-parameter parsing for the JSON endpoints: the controlled vocabulary, the aliases real clients send
 // (drug_class, category, ma, dual), and one clear 400 for each way a request can be wrong.
+import { namedScope, type NamedScope } from '../domain/named-scope.js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program } from '../domain/vocabulary.js';
 import type { SubjectQuery } from '../services/lookup.js';
 import { badRequest } from './api-error.js';
@@ -80,4 +81,16 @@ export function requireSubject(q: URLSearchParams): SubjectQuery {
 
 export function optionalSubject(q: URLSearchParams): { drug?: { name: string; value: string }; service?: { name: string; value: string } } {
   return { drug: aliased(q, DRUG_PARAM_NAMES), service: aliased(q, SERVICE_PARAM_NAMES) };
+}
+
+/**
+ * The states and programs a query names (each valid value of the named parameters, repeats included), for a route's
+ * declared scope: authorized before anything else, so a state outside the subscription is a 403 whatever else is
+ * wrong with the request. `states` parameters may hold comma-separated lists (compare's `states=TX,CA`).
+ */
+export function namedInQuery(q: URLSearchParams, names: { states?: readonly string[]; programs?: readonly string[] }): NamedScope {
+  return namedScope({
+    states: (names.states ?? []).flatMap((n) => q.getAll(n).flatMap((v) => v.split(','))),
+    programs: (names.programs ?? []).flatMap((n) => q.getAll(n)),
+  });
 }

@@ -275,14 +275,15 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
       }
       Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
     }
+    const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
+    // Scope before anything else is checked or read: what the request names (its parameters, path, hints, canonicals
+    // in its body), each valid value on its own; outside the subscription is a 403 whatever else is wrong with it.
+    if (principal && route.scope) ctx.authorize(route.scope(ctx));
     const kind = bodyKindOf(route);
     if (kind) {
       const problems = bodyProblems(kind, input.body);
       if (problems.length) throw new BodyShapeError(problems);
     }
-    const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
-    // Scope before anything reads data: the route's declared scope, from its parameters alone.
-    if (principal && route.scope) ctx.authorize(route.scope(ctx));
     result = await route.handle(ctx, deps);
     const cache = result.status < 300 || result.status === 304 ? route.cache : 'no-store';
     result.headers = { ...(cache ? { 'Cache-Control': cache } : {}), ...extraHeaders, ...result.headers };

@@ -139,9 +139,11 @@ export interface RouteDef {
   /** Headers sent on every response of the route, errors included (e.g. Deprecation and Sunset of an alias). */
   headers?: Readonly<Record<string, string>>;
   /**
-   * What the request concerns (states, programs), parsed from its parameters alone, never from data. The pipeline
-   * authorizes it before the handler runs, so a request outside the subscription gets the same 403 whether or
-   * not anything exists (no existence oracle). Every keyed route that serves jurisdictional data declares it.
+   * What the request names (states, programs), read from the request alone, never from data, and never failing: each
+   * valid value on its own, invalid ones left to the handler's 400 (src/domain/named-scope.ts). The pipeline
+   * authorizes it before the body is checked and the handler runs, so a request outside the subscription gets the
+   * same 403 whether or not anything exists (no existence oracle) and whatever else is wrong with it. Every keyed
+   * route that serves jurisdictional data declares it.
    */
   scope?(ctx: RequestContext): ScopeRequest;
   /** For a path template that also names other resources (POST /v1/{type}/{op} vs GET /v1/{type}/{id}): false

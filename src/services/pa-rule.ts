@@ -1,6 +1,7 @@
 // Projection of a canonical rule document to the wire PaRule (spec 2.2) and its next steps (spec 2.3).
 // Shared by lookup, compare, compare-payers and the action plan so that every JSON surface says the same thing.
 import type { CoverageRuleDoc } from '../domain/documents.js';
+import { distinctItems } from '../domain/distinct-items.js';
 import type { ServedRuleStatus } from '../domain/vocabulary.js';
 import { toWireEvidence, type WireEvidence } from '../domain/evidence.js';
 
@@ -63,7 +64,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     rule_status: v.status === 'verified' ? 'verified' : 'sample',
     source_title: rule.source.title,
     source_publisher: rule.source.publisher,
-    documentation: r.documentation,
+    documentation: distinctItems(r.documentation), // a copy: the wire object never shares the rule's list
     ...(r.paMode ? { pa_mode: r.paMode } : {}),
     ...(r.newStartsOnly !== undefined ? { new_starts_only: r.newStartsOnly } : {}),
     ...(r.stepTherapy ? { step_therapy: r.stepTherapy } : {}),
@@ -94,16 +95,22 @@ export function formatHours(hours: number): string {
   return `${hours} hours`;
 }
 
-/** The three steps, always in this order: gather documentation, submit, expected turnaround. */
+/**
+ * The three steps, always in this order: gather documentation, submit, expected turnaround. Each step's items are
+ * built afresh (never the rule's own list, which every request shares) and never repeat an item: a documentation
+ * list that already says "Step therapy: ..." does not get the line twice.
+ */
 export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const { requirement: r, submission: s, turnaround: t } = rule;
-  const gather = r.paRequired
-    ? r.documentation.length
-      ? r.documentation
-      : ['Clinical notes supporting medical necessity']
-    : ['Prior authorization is not required; keep clinical documentation with the record for the claim', ...r.documentation];
-  if (r.stepTherapy) gather.push(`Step therapy: ${r.stepTherapy}`);
-  if (r.quantityLimit) gather.push(`Quantity limit: ${r.quantityLimit}`);
+  const gather = distinctItems([
+    ...(r.paRequired
+      ? r.documentation.length
+        ? r.documentation
+        : ['Clinical notes supporting medical necessity']
+      : ['Prior authorization is not required; keep clinical documentation with the record for the claim', ...r.documentation]),
+    ...(r.stepTherapy ? [`Step therapy: ${r.stepTherapy}`] : []),
+    ...(r.quantityLimit ? [`Quantity limit: ${r.quantityLimit}`] : []),
+  ]);
 
   const submit: string[] = [];
   if (r.paRequired && s.channel !== 'none') {
@@ -126,7 +133,7 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
 
   return [
     { step: 1, title: 'Gather clinical documentation', items: gather },
-    { step: 2, title: r.paRequired ? 'Submit the prior authorization request' : 'Submission', items: submit },
-    { step: 3, title: 'Expected turnaround', items: turnaround },
+    { step: 2, title: r.paRequired ? 'Submit the prior authorization request' : 'Submission', items: distinctItems(submit) },
+    { step: 3, title: 'Expected turnaround', items: distinctItems(turnaround) },
   ];
 }

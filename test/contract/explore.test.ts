@@ -8,6 +8,7 @@ import type { CanonicalDoc } from '../../src/domain/documents.js';
 import { rule } from '../support/docs.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
+import { PHRASINGS } from '../unit/ask-phrasings.js';
 
 const fixture = (f: string): CanonicalDoc[] => readFileSync(new URL(`../../fixtures/${f}`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
@@ -149,6 +150,27 @@ describe('POST /v1/ask', function () {
       }
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+
+  it('reads our own phrasings of each issue-28 pattern (program qualifiers, misspelt states, class phrases) over HTTP', async () => {
+    const failures: string[] = [];
+    for (const [pattern, table] of Object.entries(PHRASINGS)) {
+      for (const p of table) {
+        const res = await ask({ question: p.q });
+        expect(res.status, p.q).to.equal(200);
+        expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res, 'POST');
+        const x = res.body.extracted;
+        const got = { state: x.state?.value ?? null, program: x.program?.value ?? null, subjects: x.subjects.map((s: { code: string }) => s.code).sort() };
+        const want = { state: p.state, program: p.program, subjects: [...p.subjects].sort() };
+        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${pattern}: ${p.q}\n   got  ${JSON.stringify(got)}\n   want ${JSON.stringify(want)}`);
+      }
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+    const ffs = await ask({ question: 'SoonerCare fee-for-service prior authorization for a brain MRI' });
+    expect(ffs.body.extracted.program).to.deep.equal({ value: 'medicaid_ffs', matched: 'SoonerCare fee-for-service', by: 'program_name' });
+    expect(ffs.body.extracted.assumptions).to.deep.equal([]); // read, not assumed
+    const misspelt = await ask({ question: 'Tennesee Medicaid managed care and Humira' });
+    expect(misspelt.body.extracted.state).to.deep.equal({ value: 'TN', matched: 'Tennesee', by: 'fuzzy_name' });
   });
 
   it('answers with the rule, its citation and next steps, and keyword passages from the full-text index', async () => {
@@ -321,19 +343,34 @@ describe('GET /v1/rules/similar', () => {
     expect(text.body.results.length).to.be.greaterThan(0);
     expect(text.body.results[0].subject.code).to.equal('advanced_imaging');
   });
-  it('400 for not exactly one of rule_id, drug_rule_id, q, a bad scope or limit, a service rule as drug_rule_id; 404 for unknown or out-of-scope ids (the same answer)', async () => {
+  it('400 for not exactly one of rule_id, drug_rule_id, q, a bad scope or limit, a service rule as drug_rule_id; 404 for an unknown id; 403 for an id outside the key', async () => {
     for (const qs of ['', 'rule_id=a&q=b', 'q=x&scope=world', 'q=x&limit=0', 'q=x&limit=51', 'q=x&limit=2.5', 'drug_rule_id=tx.medicaid-mco.s.advanced-imaging']) {
       expect((await get(qs)).status, qs).to.equal(400);
     }
     const unknown = await get('rule_id=zz.nothing');
-    const tx = await t.key({ states: ['TX'] });
-    const outside = await get('rule_id=ca.medicaid-mco.d.hepatitis-c', tx);
     expect(unknown.status).to.equal(404);
-    expect(outside.status).to.equal(404);
-    expect(outside.body.error.replace('ca.medicaid-mco.d.hepatitis-c', 'X')).to.equal(unknown.body.error.replace('zz.nothing', 'X'));
+    expect(unknown.body).to.include({ code: 'not_found', error: "No rule 'zz.nothing'" });
+    // Issue 28: another state's rule is the 403 pauth-lookup gives for that state, whether or not the rule exists.
+    const tx = await t.key({ states: ['TX'] });
+    for (const id of ['ca.medicaid-mco.d.hepatitis-c', 'ca.medicaid-mco.d.dental']) {
+      const outside = await get(`rule_id=${id}`, tx);
+      expect(outside.status, id).to.equal(403);
+      expect(outside.body).to.deep.include({ code: 'forbidden', error: "State CA not in this key's subscription", out_of_scope: { states: ['CA'] } });
+      expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), outside);
+    }
+    const lookup = await request(t.app.handler).get('/v1/pauth-lookup?state=CA&program=medicaid_mco&drug=hepatitis_c').set('x-api-key', tx);
+    expect(lookup.status).to.equal(403);
+    expect(lookup.body.error).to.equal("State CA not in this key's subscription");
+    // A program outside the key: the 403 names the program.
+    const txChip = await t.key({ states: ['TX'], programs: ['chip'] });
+    const program = await get('drug_rule_id=tx.medicaid-mco.d.hepatitis-c', txChip);
+    expect(program.status).to.equal(403);
+    expect(program.body.out_of_scope).to.deep.equal({ programs: ['medicaid_mco'] });
     const mine = await get('rule_id=tx.medicaid-mco.d.hepatitis-c', tx);
+    expect(mine.status).to.equal(200);
     expect(mine.body.results.every((r: { state: string }) => r.state === 'TX')).to.equal(true);
     expect((await request(t.app.handler).get('/v1/rules/similar?q=x')).status).to.equal(401);
   });
+
 });
 });

@@ -20,6 +20,11 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
       rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging', paType: 'conditional' }),
       rule({ state: 'TX', program: 'dual_eligible', code: 'glp1_weight_loss', paRequired: false }),
       rule({ state: 'CA', program: 'medicaid_mco', code: 'hepatitis_c', status: 'draft' }),
+      // Issue 28: a step-therapy rule whose stored list already repeats an item.
+      (() => {
+        const r = rule({ state: 'TX', program: 'medicaid_mco', code: 'diabetes_non_insulin', paType: 'step_therapy' });
+        return { ...r, requirement: { ...r.requirement, documentation: ['A1c result', 'Metformin trial or contraindication', 'A1c result.'], stepTherapy: 'Metformin first unless contraindicated.' } };
+      })(),
     ]);
     key = await t.key({ name: 'test' });
   });
@@ -187,5 +192,20 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
     expect(res.status).to.equal(405);
     expect(res.headers.allow).to.contain('GET');
     expect(res.body.code).to.equal('method_not_allowed');
+  });
+
+  it('when a step-therapy rule is answered again and again (lookup and ask), then documentation and next steps never repeat an item', async () => {
+    const docs = ['A1c result', 'Metformin trial or contraindication'];
+    const gather = [...docs, 'Step therapy: Metformin first unless contraindicated.'];
+    for (let i = 0; i < 3; i++) {
+      const ask = await request(t.app.handler).post('/v1/ask').set('x-api-key', key).send({ question: 'diabetes pills', state: 'TX', program: 'medicaid_mco' });
+      expect(ask.status).to.equal(200);
+      expect(ask.body.answers[0].result.documentation).to.deep.equal(docs);
+      expect(ask.body.answers[0].next_steps[0].items).to.deep.equal(gather);
+      const res = await get('/v1/pauth-lookup?state=TX&program=medicaid_mco&drug=diabetes_non_insulin');
+      expect(res.status).to.equal(200);
+      expect(res.body.result.documentation).to.deep.equal(docs);
+      expect(res.body.next_steps[0]).to.deep.equal({ step: 1, title: 'Gather clinical documentation', items: gather });
+    }
   });
 });

@@ -75,7 +75,7 @@ describe('mutants the suite used to miss (issue 26)', () => {
     const clock = new Date('2026-11-21T10:00:00.000Z');
     const t = await makeTestApp(corpus, { now: () => clock, env: { RATE_LIMITS: 'demo_issue=10,demo_session=2' } });
     const probe: RouteDef = {
-      method: 'GET', path: '/v1/demo-probe', auth: 'key_or_demo', group: 'action_plan', surface: 'json',
+      id: 'demo-probe', method: 'GET', path: '/v1/demo-probe', auth: 'key_or_demo', group: 'action_plan', surface: 'json',
       handle: () => ({ status: 200, body: { ok: true } }), openapi: { summary: 'probe', tags: [], responses: {} },
     };
     const handler = buildApp(t.deps, [...allRoutes(t.deps), probe]).handler;

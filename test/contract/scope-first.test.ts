@@ -81,6 +81,12 @@ const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe 
     missing: { method: 'POST', path: '/v1/Questionnaire/pa-ok-medicare-advantage-home-health/$questionnaire-package', body: instance() },
     inScope: { method: 'POST', path: '/v1/Questionnaire/pa-tx-part-d-hepatitis-c/$questionnaire-package', body: instance() },
   },
+  // Issue 28: a rule id names its state and program by its own text; the same 403 whether or not the rule exists.
+  'rules-similar': {
+    existing: { method: 'GET', path: '/v1/rules/similar?rule_id=ok.medicare-advantage.s.diagnostic-imaging' },
+    missing: { method: 'GET', path: '/v1/rules/similar?rule_id=ok.medicare-advantage.s.home-health' },
+    inScope: { method: 'GET', path: '/v1/rules/similar?rule_id=tx.part-d.d.hepatitis-c' },
+  },
   'fhir-claim-operation': {
     existing: { method: 'POST', path: '/v1/Claim/$submit?state=MA&program=medicaid_mco', body: example('pas-2.2.1-claim-submit-request-bundle.json') },
     missing: { method: 'POST', path: '/v1/Claim/$submit?state=WY&program=medicaid_mco', body: example('pas-2.2.1-claim-submit-request-bundle.json') },
@@ -120,7 +126,6 @@ const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
   ask: 'state and program come from the question text (read with the vocabulary, not the rules); the handler authorizes them before any rule is read; choices and passages are filtered to the key (test/contract/explore.test.ts)',
   topics: 'no state parameter: counts, jurisdictions and events are filtered to the key',
   'topic-detail': 'no state parameter: by_jurisdiction and sample events are filtered to the key',
-  'rules-similar': 'an id outside the key answers exactly like an unknown id; results are filtered to the key (test/contract/explore.test.ts)',
   'fhir-claimresponse-vread': "owner-scoped: only the caller's own PAS responses; another caller's preAuthRef answers like an unknown one (test/contract/pas-workflow.test.ts)",
   'fhir-subscription-create': 'a Subscription names no state or program; its notifications carry only the caller\'s own requests (test/contract/pas-workflow.test.ts)',
   'fhir-subscription-status': "owner-scoped: another caller's Subscription id answers like an unknown one (test/contract/pas-workflow.test.ts)",
@@ -194,7 +199,7 @@ describe('scope is checked before anything reveals data, on every keyed route', 
     expect(ok.body.program_rules.map((r: Any) => r.program)).to.include('part_d');
   });
 
-  it('when a $questionnaire-package context names a rule outside the subscription, then it is answered like an unknown id', async () => {
+  it('when a $questionnaire-package context names a rule outside the subscription, then 403 whether or not the rule exists', async () => {
     const body = (context: string) => ({
       resourceType: 'Parameters',
       parameter: [
@@ -202,12 +207,67 @@ describe('scope is checked before anything reveals data, on every keyed route', 
         { name: 'context', valueString: context },
       ],
     });
-    const existing = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('ok.medicare-advantage.s.diagnostic-imaging') });
-    const unknown = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('ok.medicare-advantage.s.nothing-here') });
-    expect(existing.status).to.equal(unknown.status);
-    expect(existing.body.issue[0].code).to.equal(unknown.body.issue[0].code);
+    for (const context of ['ok.medicare-advantage.s.diagnostic-imaging', 'ok.medicare-advantage.s.nothing-here']) {
+      const res = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body(context) });
+      expect(res.status, context).to.equal(403);
+      expect(res.body.issue[0].code).to.equal('forbidden');
+      expect(res.body.issue[0].diagnostics).to.equal("State OK not in this key's subscription");
+    }
+    const unknown = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('no-such-rule') });
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body.issue[0].diagnostics).to.contain("context 'no-such-rule' is not a coverage-assertion-id we issued");
     const inScope = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: body('tx.part-d.d.hepatitis-c') });
     expect(inScope.status).to.equal(200);
+    expect(inScope.body.parameter[0].resource.resourceType).to.equal('Bundle');
+  });
+
+  // Issue 28: a valid state outside the subscription was a 400 when another value beside it was invalid (an unknown
+  // program, a canonical without its Coverage, a malformed hook body). Each named value is authorized on its own.
+  const canonicalOnly = (url: string) => ({ resourceType: 'Parameters', parameter: [{ name: 'questionnaire', valueCanonical: url }] });
+  const OUTSIDE_BESIDE_INVALID: { name: string; probe: Probe; state: string }[] = [
+    { name: 'lookup with an invalid program', probe: { method: 'GET', path: '/v1/pauth-lookup?state=OK&program=bogus&drug=hepatitis_c' }, state: 'OK' },
+    { name: 'compare-payers with an invalid program', probe: { method: 'GET', path: '/v1/compare-payers?state=OK&program=bogus&drug=hepatitis_c' }, state: 'OK' },
+    { name: 'action-plan with an invalid program', probe: { method: 'GET', path: '/v1/action-plan?state=OK&program=medicaid&drug=hepatitis_c' }, state: 'OK' },
+    { name: 'CDS hook with ?state=CA and an ambiguous program', probe: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=CA&program=medicaid', body: example('crd-2.2-order-sign-hook-request.json') }, state: 'CA' },
+    { name: 'CDS hook with ?state=CA and a malformed body', probe: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=CA', body: { hook: 'order-sign' } }, state: 'CA' },
+    { name: 'CDS hook naming CA in its prauth extension, with an invalid program', probe: { method: 'POST', path: '/v1/cds-services/service-coverage-requirements', body: { ...example('crd-2.2-order-sign-hook-request.json'), extension: { 'prauth.state': 'CA', 'prauth.program': 'gold' } } }, state: 'CA' },
+    { name: 'DTR package with ?state=CA and an ambiguous program', probe: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package?state=CA&program=medicaid', body: canonical('TX', 'part_d', 'hepatitis_c') }, state: 'CA' },
+    { name: 'DTR package: a CA canonical without the Coverage', probe: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonicalOnly('https://prauth.test/v1/dtr/questionnaire/CA/medicaid_mco/hepatitis_c') }, state: 'CA' },
+    { name: 'DTR package: a CA canonical with a program alias, on another host', probe: { method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonical('CA', 'mco', 'hepatitis_c') }, state: 'CA' },
+    { name: 'DTR $next-question for a CA form we do not publish', probe: { method: 'POST', path: '/v1/Questionnaire/$next-question', body: { resourceType: 'QuestionnaireResponse', status: 'in-progress', questionnaire: 'https://prauth.test/v1/dtr/questionnaire/CA/medicaid_mco/dental' } }, state: 'CA' },
+    { name: 'DTR questionnaire path with an invalid program', probe: { method: 'GET', path: '/v1/dtr/questionnaire/CA/medicaid/hepatitis_c' }, state: 'CA' },
+    { name: 'formulary path with an invalid program', probe: { method: 'GET', path: '/v1/formulary/CA/medicaid' }, state: 'CA' },
+    { name: 'ask with a CA hint and an invalid program hint', probe: { method: 'POST', path: '/v1/ask', body: { question: 'Humira', state: 'CA', program: 'gold' } }, state: 'CA' },
+  ];
+  for (const c of OUTSIDE_BESIDE_INVALID) {
+    it(`when a ${c.name} comes from a TX key, then 403 naming ${c.state}, not 400`, async () => {
+      const res = await (c.probe.path === '/v1/ask' ? request(t.app.handler).post('/v1/ask').set('x-api-key', key).send(c.probe.body as object) : send(c.probe));
+      expect(res.status, res.text.slice(0, 300)).to.equal(403);
+      if (res.body.resourceType === 'OperationOutcome') {
+        expect(res.body.issue[0].code).to.equal('forbidden');
+        expect(res.body.issue[0].diagnostics).to.equal(`State ${c.state} not in this key's subscription`);
+      } else {
+        expect(res.body).to.include({ code: 'forbidden', error: `State ${c.state} not in this key's subscription` });
+        expect(res.body.out_of_scope).to.deep.equal({ states: [c.state] });
+      }
+    });
+  }
+
+  it('when the invalid value comes with a state the key covers, then it is still the 400 naming it', async () => {
+    const lookup = await send({ method: 'GET', path: '/v1/pauth-lookup?state=TX&program=bogus&drug=hepatitis_c' });
+    expect(lookup.status).to.equal(400);
+    expect(lookup.body.error).to.match(/^Invalid program 'bogus'/);
+    const cds = await send({ method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=TX&program=medicaid', body: example('crd-2.2-order-sign-hook-request.json') });
+    expect(cds.status).to.equal(400);
+    expect(cds.body.error).to.equal("Invalid program 'medicaid'");
+    const pkg = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonicalOnly('https://prauth.test/v1/dtr/questionnaire/TX/part_d/hepatitis_c') });
+    expect(pkg.status).to.equal(400);
+    expect(pkg.body.issue[0].diagnostics).to.equal("A 'coverage' parameter (the member's Coverage) is required");
+    const next = await send({ method: 'POST', path: '/v1/Questionnaire/$next-question', body: { resourceType: 'QuestionnaireResponse', status: 'in-progress', questionnaire: 'https://prauth.test/v1/dtr/questionnaire/TX/part_d/dental' } });
+    expect(next.status).to.equal(400);
+    expect(next.body.issue[0].diagnostics).to.match(/^The adaptive Questionnaire is not one we publish/);
+    const lower = await send({ method: 'GET', path: '/v1/pauth-lookup?state=ca&program=part_d&drug=hepatitis_c' });
+    expect(lower.status).to.equal(400); // not a state as the interface spells it (^[A-Z]{2}$): names nothing
   });
 
   it('when the key covers the request, then the answers are unchanged (no false 403)', async () => {

@@ -301,7 +301,7 @@ describe('US Drug Formulary 2.0.1: read and search (usdf-server)', () => {
   });
 
   describe('access: FORMULARY_PUBLIC', () => {
-    it('when FORMULARY_PUBLIC is off, then a key is needed, and a key sees only its subscription (a read outside it is a 404 like an unknown id)', async () => {
+    it('when FORMULARY_PUBLIC is off, then a key is needed, and a key sees only its subscription (a read outside it is a 403, an unknown id a 404)', async () => {
       const closed = await makeTestApp(usdfCorpus(), { env: { FORMULARY_PUBLIC: 'false' }, now: () => new Date('2026-11-20T10:00:00Z') });
       const none = await request(closed.app.handler).get('/v1/InsurancePlan?status=active');
       expect(none.status).to.equal(401);
@@ -314,12 +314,16 @@ describe('US Drug Formulary 2.0.1: read and search (usdf-server)', () => {
       expect(ids(res.body)).to.deep.equal(['formulary-ca-part-d', 'payerplan-ca-part-d']);
       const drugs = await request(closed.app.handler).get('/v1/MedicationKnowledge').set('x-api-key', ca);
       expect(drugs.body.total).to.equal(6);
-      // A read outside the subscription is answered exactly like an unknown id: no existence oracle.
+      // A read outside the subscription is the 403 every out-of-scope request gets (README "Choices"), naming the state.
       const outside = await request(closed.app.handler).get('/v1/InsurancePlan/formulary-tx-part-d').set('x-api-key', ca);
       const unknown = await request(closed.app.handler).get('/v1/InsurancePlan/formulary-zz-part-d').set('x-api-key', ca);
-      expect(outside.status).to.equal(404);
+      expect(outside.status).to.equal(403);
+      expect(outside.body.resourceType).to.equal('OperationOutcome');
+      expect(outside.body.issue[0].code).to.equal('forbidden');
+      expect(outside.body.issue[0].diagnostics).to.equal("State TX not in this key's subscription");
+      expect(JSON.stringify(outside.body)).to.not.contain('formulary-tx-part-d"'); // nothing of the resource
       expect(unknown.status).to.equal(404);
-      expect(outside.body.issue[0].code).to.equal(unknown.body.issue[0].code);
+      expect(unknown.body.issue[0].code).to.equal('not-found');
       expectOpenApi(closed.app.routes, outside);
       expect((await request(closed.app.handler).get('/v1/InsurancePlan/formulary-ca-part-d').set('x-api-key', ca)).status).to.equal(200);
     });

@@ -4,8 +4,8 @@ import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type Scope } from '../decl-types.js';
 import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
-import { nextQuestion, parseNextInput } from '../dtr/next-question.js';
-import { parsePackageInput, questionnairePackage } from '../dtr/package.js';
+import { namedScopeOfNextInput, nextQuestion, parseNextInput } from '../dtr/next-question.js';
+import { namedScopeOfPackageRequest, parsePackageInput, questionnairePackage } from '../dtr/package.js';
 import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
 import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
 import { isFailure, type Failure } from '../outcome.js';
@@ -107,8 +107,9 @@ const questionnairePackageOp: FhirOperationDecl = {
   ],
   summary: 'DTR $questionnaire-package',
   description:
-    "dtr-qpackage-input-parameters in (coverage, order*, referenced*, questionnaire*, context, changedsince); dtr-qpackage-output-parameters out: one `PackageBundle` per questionnaire (the Questionnaire, its CQL Libraries with CQL and ELM, its ValueSets expanded, a draft QuestionnaireResponse) and an `operationOutcome` with warnings. The rule is found from `context` (CRD's coverage-assertion-id), a questionnaire canonical we issued (the adaptive form's address selects the adaptive form), or the orders' codes. Also at the instance level, POST /Questionnaire/{id}/$questionnaire-package, for that questionnaire.",
+    "dtr-qpackage-input-parameters in (coverage, order*, referenced*, questionnaire*, context, changedsince); dtr-qpackage-output-parameters out: one `PackageBundle` per questionnaire (the Questionnaire, its CQL Libraries with CQL and ELM, its ValueSets expanded, a draft QuestionnaireResponse) and an `operationOutcome` with warnings. The rule is found from `context` (CRD's coverage-assertion-id), a questionnaire canonical we issued (the adaptive form's address selects the adaptive form), or the orders' codes. Also at the instance level, POST /Questionnaire/{id}/$questionnaire-package, for that questionnaire. A canonical, coverage-assertion id, instance id or ?state=&program= hint naming a state or program outside the subscription is a 403 before the body is checked, whether or not a rule exists there.",
   instance: true,
+  scope: (input) => namedScopeOfPackageRequest(input.body, input.params.id),
   run(input, env) {
     const hints = queryHints(input.query);
     if (isFailure(hints)) return hints;
@@ -123,7 +124,6 @@ const questionnairePackageOp: FhirOperationDecl = {
       hints,
       // The caller's only state/program when the request cannot tell (the kit's oxygen preset: Coverage "MedicarePartA", no Patient).
       fallback: env.cds.subscriptionDefault,
-      inScope: env.inScope,
     });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
@@ -141,6 +141,7 @@ const nextQuestionOp: FhirOperationDecl = {
   summary: 'SDC $next-question (DTR adaptive forms)',
   description:
     'The adaptive QuestionnaireResponse in (bare, or in Parameters as `questionnaire-response`), with the adaptive Questionnaire from $questionnaire-package contained; out: the same response with the next question added to the contained Questionnaire, or status `completed` when every question the answers call for is answered. Answers that do not fit their question are a 400.',
+  scope: (input) => namedScopeOfNextInput(input.body),
   run(input, env) {
     const parsed = parseNextInput(env.model, input.body);
     if (isFailure(parsed)) return parsed;

@@ -148,10 +148,12 @@ function resourceDecl<R extends UsdfResource>(spec: SearchSpec<R>, profiles: str
     searchParams: spec.params.map(({ name, type, definition }) => ({ name, type, ...(definition ? { definition } : {}) })),
     searchInclude: Object.keys(spec.includes ?? {}),
     read(id, env): OpResult {
-      const r = usdfIndex(env.model).byRef.get(`${spec.resourceType}/${id}`);
-      // Outside the key's subscription reads exactly like an unknown id (no 403/404 difference to probe with).
-      if (!r || !visible(env)(r)) return { status: 404, code: 'not_found', message: `No ${spec.resourceType} with id '${id.slice(0, 64)}'`, expression: 'id' };
-      return { body: r };
+      const index = usdfIndex(env.model);
+      const r = index.byRef.get(`${spec.resourceType}/${id}`);
+      if (!r) return { status: 404, code: 'not_found', message: `No ${spec.resourceType} with id '${id.slice(0, 64)}'`, expression: 'id' };
+      // A resource of a state or program outside the key's subscription is the 403 (authorized before it is answered).
+      const scope = index.scopeByResource.get(r);
+      return { body: r, ...(scope && (scope.states.length || scope.programs.length) ? { scope } : {}) };
     },
     search(input, env) {
       const index = usdfIndex(env.model);

@@ -7,7 +7,8 @@ import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
 import { DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import type { Failure } from '../outcome.js';
-import { adaptiveId, formItems, ruleFromCanonical, toAdaptiveQuestionnaire } from './questionnaires.js';
+import { mergeScopes } from '../../domain/named-scope.js';
+import { adaptiveId, formItems, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire } from './questionnaires.js';
 import { VALUE_SETS, valueSetUrl, type ValueSetKey } from './value-sets.js';
 
 interface Step {
@@ -107,6 +108,20 @@ const bad = (message: string, expression: string): Failure => ({ status: 400, co
  * resource (how some clients, the DTR test kit's manual flow among them, send it); and the rule its adaptive
  * Questionnaire is for.
  */
+/**
+ * What a $next-question request names, read from the request alone and never failing: the state and program of the
+ * questionnaire canonicals it carries (the response's questionnaire, the contained form's url and derivedFrom).
+ * Authorized before the body is validated, so an out-of-scope form is a 403 whether or not we publish it.
+ */
+export function namedScopeOfNextInput(body: unknown): { states: string[]; programs: string[] } {
+  const params = isObj(body) && body.resourceType === 'Parameters' && Array.isArray(body.parameter) ? body.parameter : undefined;
+  const qr = params ? (params.find((p: unknown) => isObj(p) && p.name === 'questionnaire-response') as Record<string, unknown> | undefined)?.resource : body;
+  if (!isObj(qr)) return { states: [], programs: [] };
+  const contained = Array.isArray(qr.contained) ? qr.contained.filter((c: unknown) => isObj(c) && c.resourceType === 'Questionnaire') : [];
+  const canonicals = [qr.questionnaire, ...contained.flatMap((c: Record<string, unknown>) => [c.url, ...(Array.isArray(c.derivedFrom) ? c.derivedFrom : [])])];
+  return canonicals.filter((c): c is string => typeof c === 'string').reduce((scope, c) => mergeScopes(scope, scopeOfCanonical(c) ?? {}), { states: [] as string[], programs: [] as string[] });
+}
+
 export function parseNextInput(model: ReadModel, body: unknown): NextInput | Failure {
   let qr: unknown = body;
   let at = 'QuestionnaireResponse';

@@ -13,7 +13,8 @@ import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRul
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
 import { firstQuestions } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
-import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
+import { mergeScopes, scopeOfRuleId } from '../../domain/named-scope.js';
+import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
 
 export interface PackageInput {
@@ -90,6 +91,27 @@ export function parsePackageInput(body: unknown, questionnaires: string[] = []):
     return bad("Give at least one of 'order', 'questionnaire' or 'context'", 'Parameters.parameter');
   }
   return out;
+}
+
+/**
+ * What a package request names, read from the request alone and never failing (the body may be anything): each
+ * questionnaire canonical's state and program, the coverage-assertion id's own text (`context`, a rule id), the
+ * instance's questionnaire id. The pipeline authorizes it before the body is validated or anything is read.
+ */
+export function namedScopeOfPackageRequest(body: unknown, instanceId: string | undefined): { states: string[]; programs: string[] } {
+  let scope: { states: string[]; programs: string[] } = { states: [], programs: [] };
+  const add = (s: { states?: readonly string[]; programs?: readonly string[] } | undefined): void => {
+    if (s) scope = mergeScopes(scope, s);
+  };
+  if (instanceId !== undefined) add(scopeOfQuestionnaireId(instanceId));
+  const params = isObj(body) && Array.isArray(body.parameter) ? body.parameter : [];
+  for (const p of params) {
+    if (!isObj(p)) continue;
+    const canonical = p.valueCanonical ?? p.valueUri;
+    if (p.name === 'questionnaire' && typeof canonical === 'string') add(scopeOfCanonical(canonical.trim()));
+    if (p.name === 'context' && typeof p.valueString === 'string') add(scopeOfRuleId(p.valueString.trim()));
+  }
+  return scope;
 }
 
 /** The coverage the member's documentation is for: the first active one, else the first. */
@@ -178,7 +200,7 @@ export type PackageOutcome = { kind: 'ok'; parameters: Parameters; scope: { stat
 export function questionnairePackage(
   model: ReadModel,
   input: PackageInput,
-  opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints; inScope?: (scope: { states: string[]; programs: string[] }) => boolean },
+  opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints },
 ): PackageOutcome {
   const found = new Map<string, Selected>();
   const warnings: string[] = input.unsupportedOrders.map((o) => `${o}: orders of this type are not evaluated (ServiceRequest, DeviceRequest and MedicationRequest are)`);
@@ -195,11 +217,14 @@ export function questionnairePackage(
     scope?.states.forEach((x) => named.states.add(x));
     scope?.programs.forEach((x) => named.programs.add(x));
   };
-  const known = input.context ? model.ruleById.get(input.context) : undefined;
-  // A coverage-assertion-id outside the subscription is answered as unknown: its existence is not the caller's to learn.
-  const ctxRule = known && (opts.inScope?.({ states: [known.jurisdiction], programs: [known.program] }) ?? true) ? known : undefined;
+  // A coverage-assertion-id names its rule's state and program: outside the subscription, that is the 403 (the route
+  // authorizes the returned scope before anything else is answered), as for every other out-of-scope request.
+  const ctxRule = input.context ? model.ruleById.get(input.context) : undefined;
   if (input.context && !ctxRule) warnings.push(`context '${input.context.slice(0, 80)}' is not a coverage-assertion-id we issued`);
-  if (ctxRule) add(ctxRule, false, input.orders);
+  if (ctxRule) {
+    name({ states: [ctxRule.jurisdiction], programs: [ctxRule.program] });
+    add(ctxRule, false, input.orders);
+  }
   for (const canonical of input.questionnaires) {
     name(scopeOfCanonical(canonical));
     const hit = ruleFromCanonical(model, canonical);

@@ -3,7 +3,7 @@
 import type { Questionnaire, QuestionnaireItem } from 'fhir/r4';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
-import { isJurisdiction, PROGRAM_LABELS, PROGRAMS, subjectLabel } from '../../domain/vocabulary.js';
+import { isJurisdiction, normalizeProgram, PROGRAM_LABELS, PROGRAMS, subjectLabel } from '../../domain/vocabulary.js';
 import { DTR_PROFILE, SDC_EXT, SDC_LAUNCH_CONTEXT_CS } from '../../../fhir-profiles/canonicals.js';
 import { fhirId, questionnaireUrl, questionnaireVersion } from '../ids.js';
 import { libraryUrl } from './cql-libraries.js';
@@ -109,14 +109,14 @@ export function toAdaptiveQuestionnaire(rule: CoverageRuleDoc, base: string, ite
 
 /**
  * The state and program a questionnaire id names (pa-tx-medicaid-mco-...), whether or not a rule exists: the caller's
- * subscription is checked against it before a 404 says there is none.
+ * subscription is checked against it before a 404 says there is none. The state alone when the program part is not one.
  */
 export function scopeOfQuestionnaireId(id: string): { states: string[]; programs: string[] } | undefined {
   const m = /^(?:pa|adaptive)-([a-z]{2})-(.+)$/.exec(id);
   const state = m?.[1]?.toUpperCase();
   if (!m || !state || !isJurisdiction(state)) return undefined;
   const program = PROGRAMS.find((p) => m[2]!.startsWith(`${p.replace(/_/g, '-')}-`));
-  return program ? { states: [state], programs: [program] } : undefined;
+  return { states: [state], programs: program ? [program] : [] };
 }
 
 const idIndex = new WeakMap<ReadModel, Map<string, { rule: CoverageRuleDoc; adaptive: boolean }>>();
@@ -135,13 +135,17 @@ export function ruleByQuestionnaireId(model: ReadModel, id: string): { rule: Cov
   return idx.get(id);
 }
 
-/** The state and program a questionnaire canonical we issue names, whether or not a rule exists there. */
+/**
+ * The state and program a questionnaire canonical of ours names, whether or not a rule exists (on whichever host: the
+ * path tells). The state alone when the program segment is not a program.
+ */
 export function scopeOfCanonical(canonical: string): { states: string[]; programs: string[] } | undefined {
   const url = canonical.split('|')[0]!;
-  const m = /\/v1\/dtr\/questionnaire\/([A-Za-z]{2})\/([a-z_]+)\/[a-z_]+$/.exec(url);
+  const m = /\/v1\/dtr\/questionnaire\/([A-Za-z]{2})\/([^/]+)\/[^/]+$/.exec(url);
   if (m) {
     const state = m[1]!.toUpperCase();
-    return isJurisdiction(state) && (PROGRAMS as readonly string[]).includes(m[2]!) ? { states: [state], programs: [m[2]!] } : undefined;
+    const program = normalizeProgram(m[2]!.replace(/-/g, '_'));
+    return isJurisdiction(state) ? { states: [state], programs: program ? [program] : [] } : undefined;
   }
   const q = /\/v1\/Questionnaire\/([A-Za-z0-9.-]{1,64})$/.exec(url);
   return q ? scopeOfQuestionnaireId(q[1]!) : undefined;

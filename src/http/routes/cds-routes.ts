@@ -1,5 +1,6 @@
 // Endpoints 16 and 17: CDS Hooks discovery and the CRD services, generated from the registry.
 import type { CdsHookRequest } from '../../cds/types.js';
+import { namedScope } from '../../domain/named-scope.js';
 import { isFailure } from '../../fhir/outcome.js';
 import { buildCdsDiscovery, CDS_SERVICES, parseHints, type CdsServiceDecl } from '../../fhir/registry.js';
 import { badRequest } from '../api-error.js';
@@ -54,12 +55,13 @@ const CdsResponseSchema = {
   },
 };
 
-/** The explicit state/program of a hook call (?state=&program=, or the prauth.* request extension), authorized first. */
+/**
+ * The explicit state/program of a hook call (?state=&program=, or the prauth.* request extension), authorized first:
+ * each valid value on its own, so ?state=CA outside the subscription is a 403 even beside an invalid program.
+ */
 function hintScope(ctx: RequestContext): ScopeRequest {
   const ext = isObj(ctx.body) && isObj(ctx.body.extension) ? ctx.body.extension : {};
-  const hints = parseHints(ctx.query.get('state') ?? ext['prauth.state'], ctx.query.get('program') ?? ext['prauth.program']);
-  if (isFailure(hints)) return {};
-  return { ...(hints.state ? { states: [hints.state] } : {}), ...(hints.program ? { programs: [hints.program] } : {}) };
+  return namedScope({ states: [ctx.query.get('state') ?? ext['prauth.state']], programs: [ctx.query.get('program') ?? ext['prauth.program']] });
 }
 
 function serviceRoute(s: CdsServiceDecl): RouteDef {
@@ -82,7 +84,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
     openapi: {
       summary: `CRD coverage requirements (${s.hook})`,
       description:
-        `CDS Hooks / CRD 2.0.1, hook \`${s.hook}\`: for each request resource resolved to a verified rule, one \`update\` system action carrying ext-coverage-information (CRD 2.0.1 shape) and a verdict card (with a SMART link to DTR when documentation is needed); Instructions cards for coverage limits; an External Reference card with the policy sources. A resource we cannot answer gets no coverage information and a card saying why. State and program come from ?state=&program=, the request extension \`prauth.state\` / \`prauth.program\`, the Coverage, Patient or payer Organization (prefetched, or read from \`fhirServer\` with \`fhirAuthorization\`), or the subscription's only state / program. Prefetch: ${Object.keys(s.prefetch).join(', ')}.`,
+        `CDS Hooks / CRD 2.0.1, hook \`${s.hook}\`: for each request resource resolved to a verified rule, one \`update\` system action carrying ext-coverage-information (CRD 2.0.1 shape) and a verdict card (with a SMART link to DTR when documentation is needed); Instructions cards for coverage limits; an External Reference card with the policy sources. A resource we cannot answer gets no coverage information and a card saying why. State and program come from ?state=&program=, the request extension \`prauth.state\` / \`prauth.program\`, the Coverage, Patient or payer Organization (prefetched, or read from \`fhirServer\` with \`fhirAuthorization\`), or the subscription's only state / program. A hint (query or extension) naming a state or program outside the subscription is a 403 before anything else is checked. Prefetch: ${Object.keys(s.prefetch).join(', ')}.`,
       tags: ['cds-hooks'],
       parameters: [
         { name: 'state', in: 'query', required: false, description: 'Optional member state', schema: { type: 'string' } },

@@ -20,7 +20,7 @@ import {
 } from '../openapi-decision-schemas.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
-import { optionalSubject, parseDrug, parseProgram, parseService, requireProgram, requireState, requireSubject, single } from '../params.js';
+import { namedInQuery, optionalSubject, parseDrug, parseProgram, parseService, requireProgram, requireState, requireSubject, single } from '../params.js';
 import type { RouteDef } from '../route.js';
 
 // ---- compare -------------------------------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ export const decisionRoutes: RouteDef[] = [
     addOn: 'compare',
     surface: 'json',
     cache: 'private, max-age=3600',
-    scope: (ctx) => ({ states: parseStates(single(ctx.query, 'states')), programs: [requireProgram(ctx.query)] }),
+    scope: (ctx) => namedInQuery(ctx.query, { states: ['states'], programs: ['program'] }),
     handle(ctx, deps) {
       const q = parseCompare(ctx.query);
       return { status: 200, body: { raw: completeCompareBody(compareStatesPrefix(deps.corpus.current, q), ctx.now) } };
@@ -232,8 +232,10 @@ export const decisionRoutes: RouteDef[] = [
     cache: 'private, max-age=3600',
     // Without a program the answer spans every program: the key must cover them all (or name one).
     scope(ctx) {
-      const program = optionalProgram(ctx.query);
-      return { states: [requireState(ctx.query)], programs: program ? [program] : PROGRAMS, hint: 'name one with program= to compare the payers of a program this key covers' };
+      const named = namedInQuery(ctx.query, { states: ['state'], programs: ['program'] });
+      // A program given but invalid names nothing (its 400 comes after the state's 403); none given spans them all.
+      if (ctx.query.getAll('program').some((v) => v.trim())) return named;
+      return { ...named, programs: PROGRAMS, hint: 'name one with program= to compare the payers of a program this key covers' };
     },
     handle(ctx, deps) {
       const state = requireState(ctx.query);
@@ -265,7 +267,7 @@ export const decisionRoutes: RouteDef[] = [
     group: 'action_plan',
     surface: 'json',
     cache: 'private, no-store',
-    scope: (ctx) => ({ states: [requireState(ctx.query)], programs: [requireProgram(ctx.query)] }),
+    scope: (ctx) => namedInQuery(ctx.query, { states: ['state'], programs: ['program'] }),
     handle(ctx, deps) {
       rejectUnknown(ctx.query, ACTION_PLAN_PARAMS);
       const state = requireState(ctx.query);

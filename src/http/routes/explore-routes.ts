@@ -3,6 +3,7 @@
 import { planAnswer, ASK_MAX_QUESTION_CHARS } from '../../services/ask/answer.js';
 import { complianceGrid, RULE_ID_PATTERN } from '../../services/explore/compliance.js';
 import { crosswalk, type CrosswalkBy } from '../../services/explore/crosswalk.js';
+import { mergeScopes, namedScope, scopeOfRuleId } from '../../domain/named-scope.js';
 import { scopeFilter } from '../../services/explore/scope.js';
 import { SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, SIMILAR_SCOPES, similarRules, type SimilarQuery, type SimilarScope } from '../../services/explore/similar.js';
 import { listTopics, SLUG_PATTERN, topicDetail } from '../../services/explore/topics.js';
@@ -134,6 +135,8 @@ const similarRoute: RouteDef = {
   group: 'explore',
   surface: 'json',
   cache: 'private, max-age=300',
+  // A rule id names a state and program by its own text (tx.medicaid-mco.d.hepatitis-c): authorized first.
+  scope: (ctx) => [...ctx.query.getAll('rule_id'), ...ctx.query.getAll('drug_rule_id')].map((id) => scopeOfRuleId(id.trim())).reduce(mergeScopes, { states: [], programs: [] }),
   handle(ctx, deps) {
     const by = exactlyOne(ctx.query, ['rule_id', 'drug_rule_id', 'q'] as const);
     const scope = (single(ctx.query, 'scope') ?? 'same_subject') as SimilarScope;
@@ -144,14 +147,15 @@ const similarRoute: RouteDef = {
     if (by.value.length > 200) throw badRequest(`'${by.name}' is longer than 200 characters`);
     const query: SimilarQuery = by.name === 'q' ? { by: 'q', text: by.value } : { by: by.name, id: by.value };
     const out = similarRules(deps.corpus.current, query, scope, limit, scopeFilter(ctx.principal as never));
-    if (out.kind === 'not_found') throw notFound(`No rule '${by.value.slice(0, 64)}' in this key's subscription`);
+    if (out.kind === 'outside_scope') ctx.authorize(out.scope); // throws the 403
+    if (out.kind === 'not_found' || out.kind === 'outside_scope') throw notFound(`No rule '${by.value.slice(0, 64)}'`);
     if (out.kind === 'not_a_drug_rule') throw badRequest(`'${by.value.slice(0, 64)}' is a service rule; use rule_id`, 'invalid_parameter', 'drug_rule_id');
     return { status: 200, body: out.body };
   },
   openapi: {
     summary: 'Rules similar to a rule (or to a free-text query) across states, ranked, with reasons',
     description:
-      'One of `rule_id`, `drug_rule_id` (a drug rule) or `q` (free text, full-text ranked). `scope`: `same_subject` (default: the same drug class or service in every state and program), `same_program` (same subject and program), `same_state` (every subject in the rule\'s state), `all`. `limit` 1-50 (default 10). Score = 0.35 same subject + 0.2 same program + 0.15 same PA requirement + 0.1 same pa_type + 0.2 word overlap of criteria and documentation; each result lists the reasons. Only rules in the key scope are considered; an id outside it answers 404 like an unknown one.',
+      'One of `rule_id`, `drug_rule_id` (a drug rule) or `q` (free text, full-text ranked). `scope`: `same_subject` (default: the same drug class or service in every state and program), `same_program` (same subject and program), `same_state` (every subject in the rule\'s state), `all`. `limit` 1-50 (default 10). Score = 0.35 same subject + 0.2 same program + 0.15 same PA requirement + 0.1 same pa_type + 0.2 word overlap of criteria and documentation; each result lists the reasons. Only rules in the key scope are compared or returned. A rule id outside the key scope is a 403 naming the state or program (`out_of_scope`), whether or not the rule exists when the id has the usual form (`tx.medicaid-mco.d.hepatitis-c`, `humana.tx.part-d.d.hepatitis-c`); an unknown id is a 404.',
     tags: ['decision-support'],
     parameters: [
       q('rule_id', 'A rule id (from rule_id in any answer)'),
@@ -164,7 +168,8 @@ const similarRoute: RouteDef = {
       '200': { description: 'Ranked similar rules', schema: SimilarResponse },
       '400': err('Not exactly one of rule_id, drug_rule_id, q; bad scope or limit'),
       '401': err('Missing or invalid x-api-key'),
-      '404': err('Unknown rule id (or outside the key scope)'),
+      '403': err('The rule id names a state or program outside the key subscription (named in out_of_scope)'),
+      '404': err('Unknown rule id'),
       '429': err('Rate limit exceeded', RateLimitError),
     },
   },
@@ -182,6 +187,8 @@ const askRoute: RouteDef = {
     const body = ctx.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send a JSON object: {"question": "...", "state": "TX", "program": "medicaid_mco"}', 'invalid_body');
     const { question, state, program } = body as Record<string, unknown>;
+    // The hints name a state and program: outside the subscription, the 403 comes before any other check.
+    ctx.authorize(namedScope({ states: [state], programs: [program] }));
     if (question === undefined || question === null || (typeof question === 'string' && !question.trim())) throw badRequest("'question' is required: a non-empty string", 'missing_parameter', 'question');
     if (typeof question !== 'string') throw badRequest("'question' must be a string", 'invalid_parameter', 'question');
     // Over the documented maximum is a 413, the same status as a body over BODY_LIMIT (the question is the payload).
@@ -198,7 +205,7 @@ const askRoute: RouteDef = {
   },
   openapi: {
     summary: 'Ask in plain words: the rule, its citation and next steps, or what is missing',
-    description: `Body: {question (1-${ASK_MAX_QUESTION_CHARS} characters), state?, program?}; the hints win over the text. The answer shows what was read (\`extracted\`: state by name, code, program name or plan name; program by synonym or plan name, with any assumption stated; drugs by brand, generic (misspellings within a small edit distance) or class words; services by words or CPT/HCPCS codes). \`status\`: answered, partial (some subjects have no rule), no_rule, or clarification_needed with \`clarification.missing\` and the \`choices\`. \`passages\` are the best-matching rule sentences from a full-text index (MiniSearch, BM25-style); \`grounding\` is keyword. A state or program outside the key scope is 403 before anything is answered.`,
+    description: `Body: {question (1-${ASK_MAX_QUESTION_CHARS} characters), state?, program?}; the hints win over the text. The answer shows what was read (\`extracted\`: state by name (or a misspelt name: \`fuzzy_name\`), code, program name or plan name; program by synonym, plan name or a qualifier beside a program name (\"Ohio Medicaid fee-for-service\"), with any assumption stated; drugs by brand, generic (misspellings within a small edit distance), class words or class phrases (\"compounded topical pain cream\"); services by words or CPT/HCPCS codes). \`status\`: answered, partial (some subjects have no rule), no_rule, or clarification_needed with \`clarification.missing\` and the \`choices\`. \`passages\` are the best-matching rule sentences from a full-text index (MiniSearch, BM25-style); \`grounding\` is keyword. A state or program outside the key scope, named in the question or the hints, is a 403 before anything else is checked or answered (README, Choices: Outside your scope).`,
     tags: ['lookup'],
     requestBody: {
       required: true,

@@ -2,8 +2,9 @@
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { isSubscribed } from '../../domain/principal.js';
 import { isJurisdiction, isProgram } from '../../domain/vocabulary.js';
+import { mergeScopes, namedScope } from '../../domain/named-scope.js';
 import type { ExplicitHints } from '../../fhir/resolve.js';
-import { FHIR_DECLS, parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
+import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
 import { smartNeedOf } from '../../fhir/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
@@ -62,16 +63,11 @@ export const toApiError = (f: Failure): ApiError => new ApiError(f.status, f.cod
 
 /**
  * The scope a FHIR request names in its address: path parameters {state}/{program}, or the optional ?state=&program=
- * hints. Authorized by the pipeline before the declaration runs; invalid values are left to the declaration's 400.
+ * hints, each valid value on its own. Authorized by the pipeline before the declaration runs; invalid values name
+ * nothing and are left to the declaration's 400 (after the 403 of a valid one outside the subscription).
  */
 export function addressScope(ctx: RequestContext): ScopeRequest {
-  if (ctx.params.state !== undefined && ctx.params.program !== undefined) {
-    const sp = parseStateProgram(ctx.params.state, ctx.params.program, '');
-    return isFailure(sp) ? {} : { states: [sp.state], programs: [sp.program] };
-  }
-  const hints = queryHints(ctx.query);
-  if (isFailure(hints)) return {};
-  return { ...(hints.state ? { states: [hints.state] } : {}), ...(hints.program ? { programs: [hints.program] } : {}) };
+  return namedScope({ states: [ctx.params.state, ctx.query.get('state')], programs: [ctx.params.program, ctx.query.get('program')] });
 }
 
 /** Scope first (a 403 must not reveal whether a rule exists), then the failure or the resource. */
@@ -248,7 +244,12 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
     cache: 'no-store',
     // An unknown operation needs the strictest scope (create) so that a token learns nothing it could not do.
     smart: (params) => smartNeedOf(ops.find((o) => `$${o.name}` === params.op) ?? { ...ops[0]!, name: '' }),
-    scope: addressScope,
+    // What the address names, and what the operation's request names in its body (e.g. questionnaire canonicals).
+    scope(ctx) {
+      const op = ops.find((o) => `$${o.name}` === ctx.params.op);
+      const own = op?.scope?.({ params: ctx.params, query: ctx.query, body: ctx.body });
+      return own ? mergeScopes(addressScope(ctx), own) : addressScope(ctx);
+    },
     handle(ctx, deps) {
       const op = ops.find((o) => `$${o.name}` === ctx.params.op);
       if (!op) throw badRequest(`Operation '${(ctx.params.op ?? '').slice(0, 40)}' is not supported on ${resourceType}; supported: ${names.join(', ')}`, 'invalid_parameter', 'op');

@@ -3,7 +3,7 @@ import { completeLookupBody, lookupRule, toQueryEcho, type LookupQuery } from '.
 import { ApiError } from '../api-error.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, LookupResponse, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
-import { requireProgram, requireState, requireSubject } from '../params.js';
+import { namedInQuery, requireProgram, requireState, requireSubject } from '../params.js';
 import type { AppDeps, HttpResult, RequestContext, RouteDef, ScopeRequest } from '../route.js';
 
 export function scopeGap(q: LookupQuery): ApiError {
@@ -25,7 +25,7 @@ export function parseLookupQuery(ctx: RequestContext): LookupQuery {
   return { state: requireState(ctx.query), program: requireProgram(ctx.query), subject: requireSubject(ctx.query) };
 }
 
-const lookupScope = (ctx: RequestContext): ScopeRequest => ({ states: [requireState(ctx.query)], programs: [requireProgram(ctx.query)] });
+const lookupScope = (ctx: RequestContext): ScopeRequest => namedInQuery(ctx.query, { states: ['state'], programs: ['program'] });
 
 function lookup(ctx: RequestContext, deps: AppDeps): HttpResult {
   const q = parseLookupQuery(ctx);

@@ -6,7 +6,7 @@ import { isJurisdiction, type Program, type SubjectKind } from '../../domain/voc
 import { CODE_PATTERN, resolveCode } from '../resolve-code.js';
 import { crosswalkIndex } from '../explore/crosswalk.js';
 import { squash } from '../explore/normalize.js';
-import { AMBIGUOUS_CODES, DRUG_CLASS_PATTERNS, PROGRAM_PATTERNS, SERVICE_PATTERNS } from './synonyms.js';
+import { AMBIGUOUS_CODES, DRUG_CLASS_PATTERNS, PROGRAM_PATTERNS, PROGRAM_QUALIFIERS, SERVICE_PATTERNS, STATE_LOOKALIKES, type ProgramFamily } from './synonyms.js';
 
 export interface Found<T> {
   value: T;
@@ -33,6 +33,14 @@ interface NameTables {
   /** Lower-case state names and program brand names, longest first: [name, state, program hint]. */
   names: [string, string, Program | 'medicaid' | undefined][];
   payers: [string, string[], Program[]][];
+  /** State names as lower-case words, for misspellings, by word count then letters: [2][12] -> [["west", "virginia"] -> WV, ...]. */
+  stateWords: { words: string[]; key: string; state: string }[][][];
+  /** [words][letters]: whether a phrase of that many words and letters is within the edit budget of some state name. */
+  stateNear: boolean[][];
+  /** The words of state names of two or more words ("new", "north", "carolina"...): a misspelt one keeps one of them. */
+  multiWordNameWords: ReadonlySet<string>;
+  /** Brand then generic names, squashed, by length (a misspelling is compared with names of about its length only). */
+  drugNamesByLength: Map<number, { key: string; by: 'fuzzy_brand' | 'fuzzy_generic'; order: number }[]>;
 }
 const tables = new WeakMap<ReadModel, NameTables>();
 
@@ -49,9 +57,66 @@ function nameTables(model: ReadModel): NameTables {
   names.sort((a, b) => b[0].length - a[0].length);
   const payers: NameTables['payers'] = [...model.payers.values()].map((p) => [p.name.toLowerCase(), p.jurisdictions, p.programs]);
   payers.sort((a, b) => b[0].length - a[0].length);
-  t = { names, payers };
+  const stateWords: NameTables['stateWords'] = [];
+  const stateNear: NameTables['stateNear'] = [];
+  const multiWordNameWords = new Set<string>();
+  for (const j of model.jurisdictions.values()) {
+    const words = j.name.toLowerCase().split(/\s+/);
+    const key = words.join('');
+    ((stateWords[words.length] ??= [])[key.length] ??= []).push({ words, key, state: j.id });
+    if (words.length > 1) for (const w of words) multiWordNameWords.add(w);
+    for (let letters = 5; letters <= key.length + 2; letters++) if (Math.abs(letters - key.length) <= editBudget(letters)) (stateNear[words.length] ??= [])[letters] = true;
+  }
+  const drugNamesByLength: NameTables['drugNamesByLength'] = new Map();
+  const ix = crosswalkIndex(model);
+  const drugNames = [...ix.brandNames.map((n) => [n, 'fuzzy_brand'] as const), ...ix.genericNames.map((n) => [n, 'fuzzy_generic'] as const)];
+  drugNames.forEach(([n, by], order) => {
+    const key = squash(n);
+    const list = drugNamesByLength.get(key.length) ?? [];
+    list.push({ key, by, order });
+    drugNamesByLength.set(key.length, list);
+  });
+  t = { names, payers, stateWords, stateNear, multiWordNameWords, drugNamesByLength };
   tables.set(model, t);
   return t;
+}
+
+/** How far a misspelt name may be from the real one: 1 edit, or 2 for names of 8 letters or more (drugs and states alike). */
+export const editBudget = (letters: number): number => (letters >= 8 ? 2 : 1);
+
+/**
+ * The states a phrase of one to three words misspells: the state names with as many words within the edit budget, at
+ * the smallest distance (several on a tie). A word that differs from the name's word must not itself be a common
+ * English word ("texts", "Indian", "marine" are not Texas, Indiana or Maine), nor a drug name.
+ */
+export function misspeltStates(model: ReadModel, words: readonly string[]): string[] {
+  const lower = words.map((w) => w.toLowerCase());
+  return /^[a-z]+$/.test(lower.join('')) ? closestStates(model, nameTables(model), lower) : [];
+}
+
+/** misspeltStates over lower-case words of letters only (the hot path: no checks, few allocations). */
+function closestStates(model: ReadModel, t: NameTables, lower: readonly string[]): string[] {
+  let letters = 0;
+  for (const w of lower) letters += w.length;
+  if (!t.stateNear[lower.length]?.[letters]) return []; // no state name of about this length
+  const budget = editBudget(letters);
+  const key = lower.length === 1 ? lower[0]! : lower.join('');
+  const ix = crosswalkIndex(model);
+  let best = Infinity;
+  let found: string[] = [];
+  for (let len = letters - budget; len <= letters + budget; len++) {
+    for (const s of t.stateWords[lower.length]?.[len] ?? []) {
+      if (key === s.key) continue;
+      const d = distance(key, s.key);
+      if (d > budget || d > best) continue;
+      const changed = lower.filter((w, i) => w !== s.words[i]);
+      if (changed.some((w) => COMMON.has(w) || STATE_LOOKALIKES.has(w) || ix.byBrand.has(w) || ix.byGeneric.has(w))) continue;
+      if (d < best) found = [];
+      best = d;
+      found.push(s.state);
+    }
+  }
+  return found;
 }
 
 /** "Texas Medicaid (STAR, STAR+PLUS)" -> "Texas Medicaid", "STAR", "STAR+PLUS"; explanatory parentheses are dropped. */
@@ -71,15 +136,54 @@ interface Text {
   low: string;
 }
 
+interface Span {
+  matched: string;
+  start: number;
+  end: number;
+}
+
+/** Blanks [start, end) out of `text` (same length, so positions stay those of the question). */
+function blank(text: Text, start: number, end: number): void {
+  text.s = text.s.slice(0, start) + ' '.repeat(end - start) + text.s.slice(end);
+  text.low = text.s.toLowerCase();
+}
+
 /** Finds `name` on word boundaries and blanks it out of `text` so shorter names inside it do not match again. */
-function take(text: Text, name: string): string | undefined {
+function takeSpan(text: Text, name: string): Span | undefined {
   if (!text.low.includes(name.toLowerCase())) return undefined; // most names are absent: skip the RegExp
   const re = new RegExp(`(?<![\\w-])${escape(name)}(?![\\w-])`, 'i');
   const m = re.exec(text.s);
   if (!m) return undefined;
-  text.s = text.s.slice(0, m.index) + ' '.repeat(m[0].length) + text.s.slice(m.index + m[0].length);
-  text.low = text.s.toLowerCase();
-  return m[0];
+  blank(text, m.index, m.index + m[0].length);
+  return { matched: m[0], start: m.index, end: m.index + m[0].length };
+}
+
+const take = (text: Text, name: string): string | undefined => takeSpan(text, name)?.matched;
+
+const QUALIFIER_AFTER = PROGRAM_QUALIFIERS.filter((q) => q.side !== 'before').map((q) => ({ ...q, re: new RegExp(`^(?:'s)?[\\s,:(\u2013\u2014-]*(?:${q.words})(?![\\w-])\\)?`, 'i') }));
+const QUALIFIER_BEFORE = PROGRAM_QUALIFIERS.filter((q) => q.side !== 'after').map((q) => ({ ...q, re: new RegExp(`(?<![\\w-])(?:${q.words})[\\s,:\u2013\u2014-]*$`, 'i') }));
+
+/**
+ * A qualifier right beside a program family's name at `span` ("Ohio Medicaid fee-for-service"): the program it
+ * makes, and the name and qualifier together (blanked out of `text`); undefined when none stands beside it.
+ */
+function qualify(text: Text, question: string, span: { start: number; end: number }, family: ProgramFamily): { program: Program; matched: string } | undefined {
+  for (const q of QUALIFIER_AFTER) {
+    if (q.family !== family) continue;
+    const m = q.re.exec(text.s.slice(span.end));
+    if (!m) continue;
+    const end = span.end + m[0].length;
+    blank(text, span.start, end);
+    return { program: q.program, matched: question.slice(span.start, end).trim() };
+  }
+  for (const q of QUALIFIER_BEFORE) {
+    if (q.family !== family) continue;
+    const m = q.re.exec(text.s.slice(0, span.start));
+    if (!m) continue;
+    blank(text, m.index, span.end);
+    return { program: q.program, matched: question.slice(m.index, span.end).trim() };
+  }
+  return undefined;
 }
 
 export function extract(model: ReadModel, question: string): Extraction {
@@ -100,10 +204,13 @@ export function extract(model: ReadModel, question: string): Extraction {
     if (progs.length === 1) addProgram({ value: progs[0]!, matched: m, by: 'plan_name' });
   }
   for (const [name, state, program] of names) {
-    const m = take(text, name);
+    const m = takeSpan(text, name);
     if (!m) continue;
-    addState({ value: state, matched: m, by: program ? 'program_name' : 'name' });
-    if (program) addProgram({ value: program, matched: m, by: 'program_name' });
+    addState({ value: state, matched: m.matched, by: program ? 'program_name' : 'name' });
+    // A Medicaid program name with a qualifier beside it names the program itself ("SoonerCare fee-for-service").
+    const q = program === 'medicaid' ? qualify(text, question, m, 'medicaid') : undefined;
+    if (q) addProgram({ value: q.program, matched: q.matched, by: 'program_name' });
+    else if (program) addProgram({ value: program, matched: m.matched, by: 'program_name' });
   }
   // USPS codes: upper case in the question, not one of the words that mean something else in a PA question;
   // a lower-case code only right before a program word ("tx medicaid").
@@ -115,6 +222,38 @@ export function extract(model: ReadModel, question: string): Extraction {
     if (isJurisdiction(code) && !AMBIGUOUS_CODES.has(code) && m[1] !== m[1]!.toUpperCase()) addState({ value: code, matched: m[1]!, by: 'code' });
   }
 
+  // Misspelt state names, when no state was named: phrases of three, two, then one word left in the question.
+  if (!states.length) {
+    const t = nameTables(model);
+    const tokens = [...text.s.matchAll(/[A-Za-z]+/g)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
+    for (let n = 3; n >= 1 && !states.length; n--) {
+      for (let i = 0; i + n <= tokens.length; i++) {
+        let letters = 0;
+        let plausible = n === 1; // a misspelt name of two or three words keeps one of its words ("West Virgina")
+        let adjacent = true; // words one space apart only
+        for (let k = i; k < i + n; k++) {
+          letters += tokens[k]!.w.length;
+          if (n > 1 && t.multiWordNameWords.has(tokens[k]!.w)) plausible = true;
+          if (k > i && tokens[k]!.start !== tokens[k - 1]!.end + 1) adjacent = false;
+        }
+        if (!plausible || !adjacent || !t.stateNear[n]?.[letters]) continue; // cheap tests first
+        const run = tokens.slice(i, i + n);
+        if (run.some((x) => text.low.slice(x.start, x.end) !== x.w)) continue; // part of a phrase already read
+        const hits = closestStates(model, t, run.map((x) => x.w));
+        if (!hits.length) continue;
+        const matched = question.slice(run[0]!.start, run[n - 1]!.end);
+        for (const st of hits) addState({ value: st, matched, by: 'fuzzy_name' });
+        blank(text, run[0]!.start, run[n - 1]!.end);
+      }
+    }
+  }
+
+  // The words Medicaid and Medicare with a qualifier beside them ("Medicaid (fee-for-service)", "FFS Medicare").
+  for (const m of [...text.s.matchAll(/(?<![\w-])(medicaid|medicare)(?![\w-])/gi)]) {
+    if (text.s.slice(m.index, m.index + m[0].length) !== m[0]) continue; // taken with an earlier one
+    const q = qualify(text, question, { start: m.index, end: m.index + m[0].length }, m[1]!.toLowerCase() as ProgramFamily);
+    if (q) addProgram({ value: q.program, matched: q.matched, by: 'synonym' });
+  }
   for (const [re, program] of PROGRAM_PATTERNS) {
     const m = re.exec(text.s);
     if (m) {
@@ -170,17 +309,23 @@ export function extract(model: ReadModel, question: string): Extraction {
       take(text, m[0]);
     }
   }
-  // Misspelt drug names: a remaining word of 5+ letters within a small edit distance of a brand or generic.
+  // Misspelt drug names: a remaining word of 5+ letters within a small edit distance of a brand or generic (the
+  // closest; on a tie, brands before generics, then in name order).
   if (!subjects.length) {
-    const remaining = [...text.s.matchAll(/[A-Za-z]{5,}/g)].map((m) => m[0]).filter((w) => !COMMON.has(w.toLowerCase()));
+    const { drugNamesByLength } = nameTables(model);
+    const remaining = new Set([...text.s.matchAll(/[A-Za-z]{5,}/g)].map((m) => m[0]).filter((w) => !COMMON.has(w.toLowerCase())));
     for (const w of remaining) {
       const q = squash(w);
-      const best = [...ix.brandNames.map((n) => [n, 'fuzzy_brand'] as const), ...ix.genericNames.map((n) => [n, 'fuzzy_generic'] as const)]
-        .map(([n, by]) => ({ n, by, d: distance(q, squash(n)) }))
-        .filter((x) => x.d <= (q.length >= 8 ? 2 : 1))
-        .sort((a, b) => a.d - b.d)[0];
+      const budget = editBudget(q.length);
+      let best: { key: string; by: 'fuzzy_brand' | 'fuzzy_generic'; order: number; d: number } | undefined;
+      for (let len = q.length - budget; len <= q.length + budget; len++) {
+        for (const n of drugNamesByLength.get(len) ?? []) {
+          const d = distance(q, n.key);
+          if (d <= budget && (!best || d < best.d || (d === best.d && n.order < best.order))) best = { ...n, d };
+        }
+      }
       if (!best) continue;
-      const hits = (best.by === 'fuzzy_brand' ? ix.byBrand : ix.byGeneric).get(squash(best.n)) ?? [];
+      const hits = (best.by === 'fuzzy_brand' ? ix.byBrand : ix.byGeneric).get(best.key) ?? [];
       for (const h of hits) addSubject({ kind: 'drug', code: h.doc.drugClass, matched: w, by: best.by });
     }
   }

@@ -116,7 +116,12 @@ const summary = (r: CoverageRuleDoc) => ({
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
-export type SimilarOutcome = { kind: 'found'; body: Record<string, unknown> } | { kind: 'not_found' } | { kind: 'not_a_drug_rule' };
+export type SimilarOutcome =
+  | { kind: 'found'; body: Record<string, unknown> }
+  | { kind: 'not_found' }
+  | { kind: 'not_a_drug_rule' }
+  /** The id names a rule outside the caller's subscription: its state and program, for the 403 (nothing else is read). */
+  | { kind: 'outside_scope'; scope: { states: string[]; programs: string[] } };
 
 export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarScope, limit: number, filter: ScopeFilter): SimilarOutcome {
   const visible = (r: CoverageRuleDoc) => filter.state(r.jurisdiction) && filter.program(r.program);
@@ -130,8 +135,10 @@ export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarSc
     return { kind: 'found', body: { query: { q: q.text }, scope: 'all', limit, count: results.length, base: null, results } };
   }
   const base = model.ruleById.get(q.id);
-  // An id outside the caller's subscription answers exactly like an unknown one.
-  if (!base || !visible(base)) return { kind: 'not_found' };
+  if (!base) return { kind: 'not_found' };
+  // An id naming a rule outside the caller's subscription is the 403 every out-of-scope request gets (README
+  // "Choices"); ids of the usual forms were already authorized by their own text before this was called.
+  if (!visible(base)) return { kind: 'outside_scope', scope: { states: [base.jurisdiction], programs: [base.program] } };
   if (q.by === 'drug_rule_id' && base.subject.kind !== 'drug') return { kind: 'not_a_drug_rule' };
   const t = tablesOf(model);
   const b = candOf(t, base);
