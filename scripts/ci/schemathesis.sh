@@ -24,9 +24,12 @@ fi
 cd "$ROOT"
 DATA=$(mktemp -d)
 LOG="$CACHE/schemathesis-server.log"
-export PRAUTH_DATA_DIR="$DATA" PORT=0 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMITS="lookup=1000000,compare=1000000,compare_payers=1000000,action_plan=1000000,fhir=1000000,cds=1000000,demo_issue=1000000,demo_session=1000000"
+# The sample corpus is served (SERVE_SAMPLE_RULES=true) so keyed lookups reach 2xx answers with realistic values.
+export SERVE_SAMPLE_RULES=true PRAUTH_DATA_DIR="$DATA" PORT=0 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMITS="lookup=1000000,compare=1000000,compare_payers=1000000,action_plan=1000000,fhir=1000000,cds=1000000,demo_issue=1000000,demo_session=1000000"
 unset MONGODB_URI
-KEY=$(node bin/prauth.mjs keys create --name schemathesis --compare --json | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).key))")
+newkey() { node bin/prauth.mjs keys create "$@" --json | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).key))"; }
+KEY=$(newkey --name schemathesis --compare)
+ADMIN_KEY=$(newkey --name schemathesis-admin --admin)
 node dist/src/main.js >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$DATA"' EXIT
@@ -40,6 +43,8 @@ done
 [ -n "$URL" ] || { echo "server did not start"; cat "$LOG"; exit 1; }
 echo "fuzzing $URL/openapi.json with at most $MAX_EXAMPLES examples per operation"
 set +e
+# Run 1: every operation with an ordinary key (compare add-on). Run 2: the operator endpoints with an admin key, so
+# they are exercised past 401/403.
 "$VENV/bin/st" --config-file "$ROOT/scripts/ci/schemathesis.toml" run "$URL/openapi.json" --url "$URL" \
   --checks all \
   --exclude-checks positive_data_acceptance \
@@ -47,7 +52,18 @@ set +e
   --header "x-api-key: $KEY" \
   --seed 13 \
   --no-color
-rc=$?
+rc1=$?
+echo "== admin run: /v1/admin operations with an admin key"
+"$VENV/bin/st" --config-file "$ROOT/scripts/ci/schemathesis.toml" run "$URL/openapi.json" --url "$URL" \
+  --include-path-regex '^/v1/admin' \
+  --checks all \
+  --exclude-checks positive_data_acceptance \
+  --max-examples "$MAX_EXAMPLES" \
+  --header "x-api-key: $ADMIN_KEY" \
+  --seed 13 \
+  --no-color
+rc2=$?
+rc=$(( rc1 != 0 ? rc1 : rc2 ))
 set -e
 if grep -q '"level":50' "$LOG"; then
   echo "the server logged errors while fuzzed:"; grep '"level":50' "$LOG" | head -20

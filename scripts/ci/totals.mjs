@@ -15,10 +15,12 @@ export function countsOf(text) {
   if (/^\s*\d+ passing\b/m.test(text)) {
     return { runner: 'mocha', passed: last(/^\s*(\d+) passing\b/gm), failed: last(/^\s*(\d+) failing\b/gm), skipped: last(/^\s*(\d+) pending\b/gm) };
   }
-  const st = [...text.matchAll(/^\s*(\d+) generated, (.*)$/gm)].pop();
-  if (st) {
-    const part = (word) => Number((st[2].match(new RegExp(`(\\d+) ${word}`)) ?? [0, 0])[1]);
-    return { runner: 'schemathesis', passed: part('passed'), failed: part('failed'), skipped: part('skipped') };
+  // schemathesis: one summary per run (the CI script runs it twice: an ordinary key, then the admin operations).
+  const runs = [...text.matchAll(/^\s*(\d+) generated, (.*)$/gm)];
+  if (runs.length) {
+    const part = (st, word) => Number((st[2].match(new RegExp(`(\\d+) ${word}`)) ?? [0, 0])[1]);
+    const sum = (word) => runs.reduce((n, st) => n + part(st, word), 0);
+    return { runner: 'schemathesis', passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') };
   }
   return null;
 }

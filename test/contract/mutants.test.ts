@@ -103,3 +103,22 @@ describe('mutants the suite used to miss (issue 26)', () => {
     }
   });
 });
+
+describe('schemathesis findings with an admin key (issue 26)', () => {
+  it('an empty ?year= on pa-metrics and an empty ?state= or ?program= on staleness are 400s naming the parameter', async () => {
+    const t = await makeTestApp(corpus);
+    const admin = await t.key({ admin: true });
+    const year = await request(t.app.handler).get('/v1/admin/pa-metrics?year=').set('x-api-key', admin);
+    expect(year.status).to.equal(400);
+    expect(year.body.code).to.equal('invalid_parameter');
+    expect(year.body.error).to.match(/year/);
+    for (const p of ['state', 'program']) {
+      const res = await request(t.app.handler).get(`/v1/admin/staleness?${p}=`).set('x-api-key', admin);
+      expect(res.status, p).to.equal(400);
+      expect(res.body.error, p).to.be.a('string').and.not.equal('');
+    }
+    const ok = await request(t.app.handler).get('/v1/admin/pa-metrics').set('x-api-key', admin);
+    expect(ok.status).to.equal(200);
+    expect(ok.body.year).to.equal(new Date().getUTCFullYear());
+  });
+});

@@ -245,8 +245,9 @@ export const currencyRoutes: RouteDef[] = [
         body: stalenessReport(deps.corpus.current, ctx.now, {
           days,
           limit,
-          ...(state !== undefined ? { state: parseState(state) } : {}),
-          ...(program !== undefined ? { program: parseProgram(program) } : {}),
+          // Present but empty (?state=) is a 400, as on the feed: parse whatever was sent.
+          ...(state !== undefined || ctx.query.has('state') ? { state: parseState(state ?? '') } : {}),
+          ...(program !== undefined || ctx.query.has('program') ? { program: parseProgram(program ?? '') } : {}),
         }),
       };
     },

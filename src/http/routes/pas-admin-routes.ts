@@ -130,7 +130,7 @@ export function parseDecision(body: unknown): { decision: 'approve' | 'deny'; it
 }
 
 export function parseYear(raw: string | null, now: Date): number {
-  if (raw === null || raw === '') return now.getUTCFullYear();
+  if (raw === null) return now.getUTCFullYear(); // an empty ?year= is a 400, like every other empty parameter
   if (!/^\d{4}$/.test(raw) || Number(raw) < 2000 || Number(raw) > 2100) throw badRequest(`Invalid year '${raw.slice(0, 10)}': expected a four-digit year`, 'invalid_parameter', 'year');
   return Number(raw);
 }
