@@ -25,7 +25,7 @@ cd "$ROOT"
 DATA=$(mktemp -d)
 LOG="$CACHE/schemathesis-server.log"
 # The sample corpus is served (SERVE_SAMPLE_RULES=true) so keyed lookups reach 2xx answers with realistic values.
-export SERVE_SAMPLE_RULES=true PRAUTH_DATA_DIR="$DATA" PORT=0 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMITS="lookup=1000000,compare=1000000,compare_payers=1000000,action_plan=1000000,fhir=1000000,cds=1000000,demo_issue=1000000,demo_session=1000000"
+export SERVE_SAMPLE_RULES=true PRAUTH_DATA_DIR="$DATA" PORT=0 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMITS="lookup=1000000,compare=1000000,compare_payers=1000000,action_plan=1000000,fhir=1000000,cds=1000000,demo_issue=1000000,demo_session=1000000,auth_failure=1000000,notify_address=1000000,notify_contact=1000000"
 unset MONGODB_URI
 newkey() { node bin/prauth.mjs keys create "$@" --json | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).key))"; }
 KEY=$(newkey --name schemathesis --compare)
