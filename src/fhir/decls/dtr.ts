@@ -9,6 +9,7 @@ import { parsePackageInput, questionnairePackage } from '../dtr/package.js';
 import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
 import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
 import { isFailure, type Failure } from '../outcome.js';
+import { DTR_NEXT_READS, DTR_PACKAGE_READS } from '../shape/reads.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',
@@ -101,6 +102,7 @@ const questionnairePackageOp: FhirOperationDecl = {
   name: 'questionnaire-package',
   definition: DTR_OPERATION.questionnairePackage,
   auth: 'key',
+  reads: DTR_PACKAGE_READS,
   queryParams: [
     { name: 'state', description: 'Optional: the member state when the Coverage does not tell' },
     { name: 'program', description: 'Optional: the program when the Coverage does not tell' },
@@ -124,6 +126,7 @@ const questionnairePackageOp: FhirOperationDecl = {
       // The caller's only state/program when the request cannot tell (the kit's oxygen preset: Coverage "MedicarePartA", no Patient).
       fallback: env.cds.subscriptionDefault,
       inScope: env.inScope,
+      bodyWarnings: input.warnings ?? [],
     });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
@@ -137,6 +140,7 @@ const nextQuestionOp: FhirOperationDecl = {
   name: 'next-question',
   definition: DTR_OPERATION.nextQuestion,
   auth: 'key',
+  reads: DTR_NEXT_READS,
   queryParams: [],
   summary: 'SDC $next-question (DTR adaptive forms)',
   description:

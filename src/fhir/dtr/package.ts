@@ -178,7 +178,15 @@ export type PackageOutcome = { kind: 'ok'; parameters: Parameters; scope: { stat
 export function questionnairePackage(
   model: ReadModel,
   input: PackageInput,
-  opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints; inScope?: (scope: { states: string[]; programs: string[] }) => boolean },
+  opts: {
+    base: string;
+    now: Date;
+    hints?: ExplicitHints;
+    fallback?: ExplicitHints;
+    inScope?: (scope: { states: string[]; programs: string[] }) => boolean;
+    /** Problems of the request body accepted as warnings (the acceptance check), returned in the output's OperationOutcome. */
+    bodyWarnings?: readonly { message: string; expression: string }[];
+  },
 ): PackageOutcome {
   const found = new Map<string, Selected>();
   const warnings: string[] = input.unsupportedOrders.map((o) => `${o}: orders of this type are not evaluated (ServiceRequest, DeviceRequest and MedicationRequest are)`);
@@ -249,9 +257,11 @@ export function questionnairePackage(
     fresh = selected.filter((x) => Date.parse(ruleLastUpdated(x.rule)) > since);
     if (!fresh.length) warnings.push(`nothing changed since ${input.changedSince}`);
   }
-  const outcome: OperationOutcome | undefined = warnings.length
-    ? { resourceType: 'OperationOutcome', issue: warnings.map((w) => ({ severity: 'warning' as const, code: 'not-found' as const, diagnostics: w })) }
-    : undefined;
+  const issues: OperationOutcome['issue'] = [
+    ...warnings.map((w) => ({ severity: 'warning' as const, code: 'not-found' as const, diagnostics: w })),
+    ...(opts.bodyWarnings ?? []).map((w) => ({ severity: 'warning' as const, code: 'structure' as const, diagnostics: w.message, expression: [w.expression] })),
+  ];
+  const outcome: OperationOutcome | undefined = issues.length ? { resourceType: 'OperationOutcome', issue: issues } : undefined;
   if (!fresh.length) return { kind: 'ok', scope, parameters: { resourceType: 'Parameters', parameter: [{ name: DTR_OUTCOME_PARAM, resource: outcome! }] } };
   return {
     kind: 'ok',
