@@ -323,9 +323,11 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     expect(res.status).to.equal(200);
     expect(infoOf(res.body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['ny.medicare-traditional.s.durable-medical-equipment']);
     expect(res.body.cards[0].detail).to.contain("state from the caller's subscription (its only state)").and.contain("program from the caller's subscription (its only program)");
-    // A key with every state names none: the same request has no coverage information and a card saying why.
+    // A key with every state names none: the same request gets coverage information saying conditional (order-sign
+    // is a primary hook: CRD 2.0.1 wants it on every call) and a card saying why.
     const open = await post('service-coverage-requirements', req);
-    expect(open.body.systemActions).to.deep.equal([]);
+    expectValidCrdResponse(open.body, req);
+    expect(infoOf(open.body.systemActions[0])).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'] });
     expect(open.body.cards[0].detail).to.contain('state unknown');
   });
 
@@ -348,16 +350,40 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     }
   });
 
-  it('when an order cannot be answered (a code in no list, a type we do not evaluate), then no coverage information for it and a card saying why', async () => {
+  it('when an order cannot be answered (a code in no list, a type we do not evaluate), then a card saying why, and on order-sign coverage information saying conditional with that reason (none for a type we do not evaluate)', async () => {
     const req = orderSignThreeOrders();
     req.context.draftOrders.entry[1].resource.code = { coding: [{ system: 'http://loinc.org', code: '24338-6' }] };
     req.context.draftOrders.entry.push({ resource: { resourceType: 'NutritionOrder', id: 'no-1', status: 'draft', intent: 'order', patient: { reference: 'Patient/pat-ny' }, dateTime: '2026-11-20' } });
     const res = await post('service-coverage-requirements', req);
     expectValidCrdResponse(res.body, req);
-    expect(res.body.systemActions.map((a: Any) => a.resource.id)).to.deep.equal(['devreq-e0250', 'sr-pt']);
+    expect(res.body.systemActions.map((a: Any) => a.resource.id)).to.deep.equal(['devreq-e0250', 'sr-mri', 'sr-pt']);
+    const mri = infoOf(res.body.systemActions[1]);
+    expect(mri).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'] });
+    expect((mri.reason![0] as Any).text).to.contain('http://loinc.org|24338-6');
+    expect(mri['coverage-assertion-id']![0]).to.match(/^undetermined-[0-9a-f]{16}$/);
     const why = res.body.cards.filter((c: Any) => c.summary.startsWith('Coverage requirements not determined'));
     expect(why.map((c: Any) => c.extension['davinci-crd.associated-resource'][0].reference)).to.deep.equal(['ServiceRequest/sr-mri', 'NutritionOrder/no-1']);
-    expect(why[0].detail).to.contain('http://loinc.org|24338-6');
+    expect(why[0].detail).to.contain('http://loinc.org|24338-6').and.contain('conditional (not determined)');
+    expect(why[1].detail).to.contain('No coverage information was added');
+    // order-select is a secondary hook: an order it cannot answer gets the card only.
+    const select = orderSelectPartDRxNorm();
+    select.context.draftOrders.entry[0].resource.medicationCodeableConcept = { coding: [{ system: 'http://loinc.org', code: '24338-6' }] };
+    const sel = await post('service-coverage-requirements-select', select);
+    expectValidCrdResponse(sel.body, select);
+    expect(sel.body.systemActions).to.deep.equal([]);
+  });
+
+  it('when an appointment-book call cannot be decided (the CRD kit\'s appointments: a service type in no code list), then a coverage-information system action saying conditional with the reason (CRD 2.0.1 hooks.html#hook-categories)', async () => {
+    const req = appointmentBookFloridaPt();
+    req.context.appointments.entry[0].resource.serviceType = [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/service-type', code: '183', display: 'Sleep Medicine' }] }];
+    const res = await post('service-coverage-requirements-appointment', req);
+    expect(res.status).to.equal(200);
+    expectValidCrdResponse(res.body, req);
+    expect(res.body.systemActions).to.have.length(1);
+    const info = infoOf(res.body.systemActions[0]);
+    expect(info).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'], coverage: [{ reference: 'https://ehr.example.org/fhir/Coverage/cov-fl-ma' }] });
+    expect((info.reason![0] as Any).text).to.match(/^Coverage could not be determined: None of the codes is in our CPT\/HCPCS\/RxNorm code lists: http:\/\/terminology.hl7.org\/CodeSystem\/service-type\|183/);
+    expect(res.body.cards.map((c: Any) => c.summary)).to.deep.equal(['Coverage requirements not determined for Appointment/appt-pt-1']);
   });
 
   it('when the CRD test kit sends its order-sign request shape (class "Medicare Part A", payor by reference only), then it is answered', async () => {
