@@ -11,9 +11,9 @@ import type { Failure } from '../outcome.js';
 import type { OrderResource } from '../r4.js';
 import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRule, type ExplicitHints } from '../resolve.js';
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
-import { firstQuestions } from './next-question.js';
+import { firstQuestions, toAdaptivePackageQuestionnaire } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
-import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
+import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
 
 export interface PackageInput {
@@ -132,7 +132,7 @@ interface Selected {
 function packageBundle(sel: Selected, input: PackageInput, base: string, now: Date): Bundle {
   const { rule } = sel;
   const coverage = primaryCoverage(input);
-  const questionnaire = sel.adaptive ? toAdaptiveQuestionnaire(rule, base) : toDtrQuestionnaire(rule, base);
+  const questionnaire = sel.adaptive ? toAdaptivePackageQuestionnaire(rule, base) : toDtrQuestionnaire(rule, base);
   const libraries = withDependencies(PATTERN_LIBRARY[patternOf(rule)]).map((l) => toLibraryResource(l, base, rule.verification.lastVerified));
   const valueSets = patternItems(rule, base).valueSets.map((k) => toValueSet(k, base, now));
   const address = sel.adaptive ? adaptiveAddress(base, rule) : questionnaire.url!;
