@@ -45,6 +45,8 @@ const DTR = 'http://hl7.org/fhir/us/davinci-dtr';
 export const DTR_PROFILE = {
   stdQuestionnaire: `${DTR}/StructureDefinition/dtr-std-questionnaire`,
   adaptQuestionnaire: `${DTR}/StructureDefinition/dtr-questionnaire-adapt`,
+  /** The adaptive form as a package or a read returns it (url 1..1), before a session fills it. */
+  adaptQuestionnaireSearch: `${DTR}/StructureDefinition/dtr-questionnaire-adapt-search`,
   questionnaireResponse: `${DTR}/StructureDefinition/dtr-questionnaireresponse`,
   packageBundle: `${DTR}/StructureDefinition/DTR-QPackageBundle`,
   inputParameters: `${DTR}/StructureDefinition/dtr-qpackage-input-parameters`,

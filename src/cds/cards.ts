@@ -120,12 +120,15 @@ export function limitsCard(rule: CoverageRuleDoc, target: Resource, label: strin
 }
 
 /** An order we cannot answer: no coverage information is sent for it, and this card says why. */
-export function unresolvedCard(target: Resource | string, why: string, label: string, seed: string): CdsCard {
+export function unresolvedCard(target: Resource | string, why: string, label: string, seed: string, annotated = false): CdsCard {
   const name = typeof target === 'string' ? target : ref(target);
+  const added = annotated
+    ? 'Coverage information saying coverage and prior authorization are conditional (not determined), with this reason, was added to it.'
+    : 'No coverage information was added to this order.';
   return {
     uuid: uuidFrom(`unresolved|${seed}`),
     summary: summary(`Coverage requirements not determined for ${name}`),
-    detail: `${why}\n\nNo coverage information was added to this order. Check the payer's requirements before ordering.`,
+    detail: `${why}\n\n${added} Check the payer's requirements before ordering.`,
     indicator: 'info',
     source: { label, topic: TOPIC.coverageInfo },
     ...(typeof target === 'string' ? {} : { extension: associated(target) }),

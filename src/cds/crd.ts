@@ -1,14 +1,15 @@
 // CRD coverage requirements for the six hooks (order-sign, order-select, order-dispatch, appointment-book,
 // encounter-start, encounter-discharge). For every request resource resolved to a verified rule: one `update`
 // system action carrying ext-coverage-information in the CRD 2.0.1 shape, and a verdict card. For every one we
-// cannot answer: no coverage information (2.0.1 has no `indeterminate`) and a card saying why. Pure: the read
-// model and the gathered hook data in, the response out.
+// cannot answer: a card saying why and, on the primary hooks (appointment-book, order-sign, order-dispatch), coverage
+// information saying `conditional` with that reason (2.0.1 has no `indeterminate`). Pure: the read model and the
+// gathered hook data in, the response out.
 import type { ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import { PROGRAM_LABELS } from '../domain/vocabulary.js';
 import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../fhir-profiles/canonicals.js';
-import { isoDate, questionnaireUrl, questionnaireVersion } from '../fhir/ids.js';
-import type { Coverage, Organization, Patient, Reference, Resource } from '../fhir/r4.js';
+import { isoDate, questionnaireUrl, questionnaireVersion, shortHash } from '../fhir/ids.js';
+import type { Coverage, Extension, Organization, Patient, Reference, Resource } from '../fhir/r4.js';
 import { coverageOf, requestCodings, resolveCoverageContext, resolveRule, type CoverageContext, type ExplicitHints } from '../fhir/resolve.js';
 import { externalReferenceCard, limitsCard, unresolvedCard, verdictCard } from './cards.js';
 import { reason, toCoverageInformation, type CoverageDetail, type CoverageVerdict } from './coverage-info.js';
@@ -101,6 +102,33 @@ function payerName(coverage: Coverage | undefined, data: HookData, cc: CoverageC
   return 'Coverage requirements';
 }
 
+/** The hooks CRD 2.0.1 calls primary: coverage information on every call, determined or not. */
+export const PRIMARY_HOOKS: readonly string[] = ['appointment-book', 'order-sign', 'order-dispatch'];
+
+/** The target with the coverage information added (resp-37: only the extension changes; a shallow copy). */
+function updateAction(target: Resource, info: Extension): CdsSystemAction {
+  const own = (target as { extension?: unknown }).extension;
+  const updated = { ...target, extension: [...(Array.isArray(own) ? own : []), info] } as Resource;
+  return { type: 'update', description: `Coverage information for ${target.resourceType}/${target.id ?? '(no id)'}`, resource: updated };
+}
+
+/**
+ * Coverage we could not determine, as CRD 2.0.1 lets it be said (it has no `indeterminate`): covered and pa-needed
+ * `conditional`, info-needed `OTH` (crd-ci-q3 of 2.2 asks it of conditional answers; 2.0.1 allows it) and the reason
+ * as text. The assertion id names this answer only: a DTR `context` with it finds no rule.
+ */
+export function undetermined(why: string, coverageRef: string, seed: string, date: string): CoverageVerdict {
+  return {
+    coverage: { reference: coverageRef },
+    covered: 'conditional',
+    paNeeded: 'conditional',
+    infoNeeded: ['OTH'],
+    reason: [reason(`Coverage could not be determined: ${why}`)],
+    date,
+    assertionId: `undetermined-${shortHash(seed, 16)}`,
+  };
+}
+
 interface CoverageUse {
   coverage?: Coverage;
   /** The Coverage's fullUrl, else Coverage/{id}. */
@@ -148,11 +176,19 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
   const scope = { states: new Set<string>(), programs: new Set<string>() };
   const evaluable = new Set<string>(EVALUATED_TYPES);
 
+  const primary = PRIMARY_HOOKS.includes(req.hook);
   for (const target of data.targets) {
     const seed = `${req.hookInstance}|${target.resourceType}/${target.id}`;
     const u = use(coverageOfTarget(target));
     const { cc, coverage } = u;
-    const unresolved = (why: string) => cards.push(unresolvedCard(target, why, u.label, seed));
+    const unresolved = (why: string) => {
+      // CRD 2.0.1 (hooks.html#hook-categories): appointment-book, order-sign and order-dispatch SHALL return coverage
+      // information even when coverage cannot be determined; 2.0.1 says so with `conditional` and a reason. It needs
+      // the Coverage it is about (coverage 1..1): without one, the card alone says why.
+      const annotate = primary && evaluable.has(target.resourceType) && !!u.ref;
+      if (annotate) systemActions.push(updateAction(target, toCoverageInformation(undetermined(why, u.ref!, seed, today))));
+      cards.push(unresolvedCard(target, why, u.label, seed, annotate));
+    };
     if (!evaluable.has(target.resourceType)) {
       unresolved(`This service evaluates ServiceRequest, DeviceRequest, MedicationRequest, Appointment and Encounter resources; a ${target.resourceType} is not evaluated.`);
       continue;
@@ -182,10 +218,7 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     resolved.push(rule);
     const questionnaire = `${questionnaireUrl(opts.base, rule)}|${questionnaireVersion(rule)}`;
     const verdict = ruleVerdict(rule, res.coding, { coverage: { reference: u.ref }, date: today }, questionnaire);
-    // resp-37: only the extension changes (a shallow copy: nothing nested is modified).
-    const own = (target as { extension?: unknown }).extension;
-    const updated = { ...target, extension: [...(Array.isArray(own) ? own : []), toCoverageInformation(verdict)] } as Resource;
-    systemActions.push({ type: 'update', description: `Coverage information for ${target.resourceType}/${target.id ?? '(no id)'}`, resource: updated });
+    systemActions.push(updateAction(target, toCoverageInformation(verdict)));
     const insurer = insurerLabel(model, cc, rule);
     cards.push(
       verdictCard({

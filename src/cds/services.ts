@@ -3,6 +3,7 @@
 // encounter or the order being dispatched. Whatever a client does not prefetch is read from its FHIR server.
 import type { CdsServiceDecl } from '../fhir/decl-types.js';
 import { runCoverageRequirements } from './crd.js';
+import { CRD_READS } from '../fhir/shape/reads.js';
 import { gatherHookData } from './hook-data.js';
 import type { CrdHook } from './types.js';
 
@@ -13,6 +14,7 @@ const crdService = (id: string, hook: CrdHook, prefetch: Record<string, string>)
   id,
   hook,
   prefetch,
+  reads: CRD_READS,
   async run(req, hints, env) {
     const data = await gatherHookData(hook, req, env.cds.ehr.session(req.fhirServer, req.fhirAuthorization));
     const out = runCoverageRequirements(env.model, req, data, {

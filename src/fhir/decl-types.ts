@@ -10,11 +10,15 @@ import type { Bundle, CapabilityStatementResource, Resource } from './r4.js';
 import type { ExplicitHints } from './resolve.js';
 import type { PasCaller, PasService } from '../services/pas/pas-service.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
+import type { BodyWarning } from './shape/check-body.js';
+import type { ReadSet } from './shape/reads.js';
 
 export interface OpInput {
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
   body: unknown;
+  /** Problems of the body accepted as warnings (returned where the operation's output has an OperationOutcome). */
+  warnings?: readonly BodyWarning[];
 }
 export interface OpEnv {
   model: ReadModel;
@@ -63,6 +67,8 @@ export interface FhirPathDecl extends FhirDeclBase {
   kind: 'path';
   /** GET unless stated (POST for a create). */
   method?: 'GET' | 'POST';
+  /** POST: what the body's reader reads (acceptance policy, ./shape/reads.ts). */
+  reads?: ReadSet;
   path: string;
   pathParams: { name: string; description: string; enum?: readonly string[] }[];
   run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
@@ -82,6 +88,8 @@ export interface FhirOperationDecl extends FhirDeclBase {
    * the body is validated or anything is read.
    */
   scope?(input: OpInput): Scope;
+  /** What the operation reads of its body (acceptance policy, ./shape/reads.ts). */
+  reads: ReadSet;
   run(input: OpInput, env: OpEnv): OpResult | Promise<OpResult>;
 }
 
@@ -125,6 +133,8 @@ export interface CdsServiceDecl {
   id: string;
   hook: CrdHook;
   prefetch: Record<string, string>;
+  /** What the service reads of the request's resources (acceptance policy, ./shape/reads.ts). */
+  reads: ReadSet;
   run(req: CdsHookRequest, hints: ExplicitHints, env: OpEnv): { body: CdsResponse; scope: Scope } | Promise<{ body: CdsResponse; scope: Scope }>;
 }
 

@@ -25,12 +25,8 @@ export function parseInquiry(body: unknown): PasRequest | Failure {
   for (const field of ['patient', 'insurer', 'provider'] as const) {
     if (!isObj(claim[field])) return { status: 400, code: 'invalid_body', message: `The inquiry Claim must name the ${field}`, expression: `Bundle.entry[0].resource.${field}` };
   }
+  // A reference that resolves nowhere in the Bundle is not refused: the inquiry still matches on what it carries.
   const lookup = bundleLookup(bundle.entry);
-  for (const field of ['patient', 'insurer', 'provider'] as const) {
-    if (claim[field]?.reference && !lookup(claim[field], claim)) {
-      return { status: 400, code: 'invalid_body', message: `Referenced resource '${claim[field]!.reference}' is not in the Bundle`, expression: `Bundle.entry[0].resource.${field}.reference` };
-    }
-  }
   return { bundle, claim, claimPath: 'Bundle.entry[0].resource', lookup };
 }
 

@@ -38,19 +38,6 @@ export interface PasRequest {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Every `reference` string in a resource, with its FHIRPath. */
-function references(node: unknown, path: string, out: { path: string; reference: string }[] = []): { path: string; reference: string }[] {
-  if (Array.isArray(node)) node.forEach((v, i) => references(v, `${path}[${i}]`, out));
-  else if (isObj(node)) {
-    for (const [k, v] of Object.entries(node)) {
-      if (k === 'contained') continue;
-      if (k === 'reference' && typeof v === 'string') out.push({ path, reference: v });
-      else references(v, `${path}.${k}`, out);
-    }
-  }
-  return out;
-}
-
 /** A PAS request Bundle (or a bare Claim, or a Parameters wrapping either) checked for what PAS requires. */
 export function parsePasRequest(body: unknown): PasRequest | Failure {
   let input = body;
@@ -63,7 +50,7 @@ export function parsePasRequest(body: unknown): PasRequest | Failure {
   }
   if (input.resourceType === 'Claim') {
     const claim = input as unknown as Claim;
-    return checkClaim({ resourceType: 'Bundle', type: 'collection', entry: [{ resource: claim }] }, claim, 'Claim', false);
+    return checkClaim({ resourceType: 'Bundle', type: 'collection', entry: [{ resource: claim }] }, claim, 'Claim');
   }
   if (input.resourceType !== 'Bundle') {
     return { status: 400, code: 'invalid_body', message: `Expected a Bundle or a Claim, got ${input.resourceType}`, expression: input.resourceType };
@@ -77,15 +64,35 @@ export function parsePasRequest(body: unknown): PasRequest | Failure {
   if (!first || first.resourceType !== 'Claim') {
     return { status: 400, code: 'invalid_body', message: 'The first entry of a PAS request Bundle must be a Claim', expression: 'Bundle.entry[0].resource' };
   }
-  return checkClaim(bundle, first as Claim, 'Bundle.entry[0].resource', true);
+  return checkClaim(bundle, first as Claim, 'Bundle.entry[0].resource');
 }
 
-function checkClaim(bundle: Bundle, claim: Claim, at: string, checkRefs: boolean): PasRequest | Failure {
+/**
+ * What the PAS operations cannot do without: use=preauthorization, the patient, the insurer (or a focal Coverage
+ * naming its payor) and the provider, and items with unique sequences. A reference that resolves nowhere in the
+ * Bundle is not refused: PAS asks submitters to include what they reference, but a decision does not need every
+ * resource (an update's prior Claim is left out by design; PAS 2.2.1), and what is read and absent is said in the
+ * answer (no Coverage, state or program unknown).
+ */
+function checkClaim(bundle: Bundle, claim: Claim, at: string): PasRequest | Failure {
   if (claim.use !== 'preauthorization') {
     return { status: 400, code: 'invalid_body', message: `Claim.use must be 'preauthorization' (got '${String(claim.use)}')`, expression: `${at}.use` };
   }
+  const entries = bundle.entry ?? [];
+  const lookup = bundleLookup(entries);
+  // The insurer is who answers: a Claim that does not name it (the PAS reference implementation's test claims) is
+  // answered for the payer of its focal Coverage.
+  if (!isObj(claim.insurer)) {
+    const focal = Array.isArray(claim.insurance) ? (claim.insurance.find((i) => i?.focal) ?? claim.insurance[0]) : undefined;
+    const coverage = lookup(focal?.coverage, claim) as Coverage | undefined;
+    const payor = coverage?.resourceType === 'Coverage' && Array.isArray(coverage.payor) ? coverage.payor.find(isObj) : undefined;
+    if (payor) claim.insurer = { ...payor };
+  }
   for (const field of ['patient', 'insurer', 'provider'] as const) {
-    if (!isObj(claim[field])) return { status: 400, code: 'invalid_body', message: `Claim.${field} is required`, expression: `${at}.${field}` };
+    if (!isObj(claim[field])) {
+      const why = field === 'insurer' ? 'Claim.insurer is required (or a focal Coverage in the Bundle naming its payor)' : `Claim.${field} is required`;
+      return { status: 400, code: 'invalid_body', message: why, expression: `${at}.${field}` };
+    }
   }
   if (!Array.isArray(claim.item) || !claim.item.length) return { status: 400, code: 'invalid_body', message: 'The Claim has no items to review', expression: `${at}.item` };
   const seen = new Set<number>();
@@ -94,24 +101,6 @@ function checkClaim(bundle: Bundle, claim: Claim, at: string, checkRefs: boolean
       return { status: 400, code: 'invalid_body', message: 'Every Claim.item needs a unique positive sequence', expression: `${at}.item[${i}].sequence` };
     }
     seen.add(item.sequence);
-  }
-  const entries = bundle.entry ?? [];
-  const lookup = bundleLookup(entries);
-  if (checkRefs) {
-    for (const [i, e] of entries.entries()) {
-      if (!isObj(e) || !isObj(e.resource)) return { status: 400, code: 'invalid_body', message: `Bundle.entry[${i}] has no resource`, expression: `Bundle.entry[${i}]` };
-      for (const ref of references(e.resource, `Bundle.entry[${i}].resource`)) {
-        // An update points at the prior request with related.claim; PAS 2.2.1 leaves that Claim out of the Bundle.
-        if (i === 0 && /^Bundle\.entry\[0\]\.resource\.related\[\d+\]\.claim$/.test(ref.path)) continue;
-        if (lookup({ reference: ref.reference }, e.resource as unknown as Resource)) continue;
-        return {
-          status: 400,
-          code: 'invalid_body',
-          message: `Referenced resource '${ref.reference}' is not in the Bundle (PAS requires every referenced resource to be included)`,
-          expression: `${ref.path}.reference`,
-        };
-      }
-    }
   }
   return { bundle, claim, claimPath: at, lookup };
 }

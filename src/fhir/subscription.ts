@@ -20,6 +20,7 @@ export interface SubscriptionRequest {
   orgIdentifier: string | null;
   heartbeatSeconds: number | null;
   timeoutSeconds: number | null;
+  /** The end that applies: a future Subscription.end, else none (a past end is kept in `resource` only). */
   end: string | null;
   resource: Subscription;
 }
@@ -64,8 +65,12 @@ export function parseSubscription(body: unknown, now: Date): SubscriptionRequest
   if (heartbeat !== null && (!Number.isInteger(heartbeat) || heartbeat < 1 || heartbeat > 86_400)) return bad('The heartbeat period must be 1 to 86400 seconds', 'Subscription.channel.extension');
   const timeout = chExt.find((e) => e.url === BACKPORT_EXT.timeout)?.valueUnsignedInt ?? null;
   if (timeout !== null && (!Number.isInteger(timeout) || timeout < 1 || timeout > 120)) return bad('The timeout must be 1 to 120 seconds', 'Subscription.channel.extension');
-  const end = s.end ?? null;
-  if (end !== null && (Number.isNaN(new Date(end).getTime()) || new Date(end) <= now)) return bad('Subscription.end must be a future instant', 'Subscription.end');
+  const given = typeof s.end === 'string' ? s.end : null;
+  if (given !== null && Number.isNaN(new Date(given).getTime())) return bad('Subscription.end must be an instant (e.g. 2027-01-01T00:00:00Z)', 'Subscription.end');
+  // An end already past when the Subscription is created is not a request to stop before starting: the PAS test kit
+  // sends end 2020-12-31 on the Subscription it expects notifications on. Such an end is kept in the resource as sent
+  // and not applied; a future end is applied (delivery stops then).
+  const end = given !== null && new Date(given) > now ? given : null;
   return { endpoint: url.toString(), headers, contentType, payload, orgIdentifier, heartbeatSeconds: heartbeat, timeoutSeconds: timeout, end, resource: s };
 }
 

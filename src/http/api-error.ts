@@ -39,9 +39,15 @@ export const unauthorized = (message: string): ApiError => new ApiError(401, 'un
 export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError => new ApiError(403, 'forbidden', message, extra);
 export const notFound = (message: string, extra: Record<string, unknown> = {}): ApiError => new ApiError(404, 'not_found', message, extra);
 
-/** A request body that failed the structural check: one entry per offending element (names, never values). */
+/**
+ * A request body that cannot be processed: one entry per offending element (names, never values), and the warnings
+ * about what would have been accepted (an OperationOutcome lists them after the errors).
+ */
 export class BodyShapeError extends ApiError {
-  constructor(readonly issues: readonly { message: string; expression: string }[]) {
+  constructor(
+    readonly issues: readonly { message: string; expression: string }[],
+    readonly warnings: readonly { message: string; expression: string }[] = [],
+  ) {
     super(
       400,
       'invalid_body',

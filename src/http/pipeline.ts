@@ -4,7 +4,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { bodyProblems, type BodyKind } from '../fhir/shape/check-body.js';
+import { checkBody, type BodyKind, type BodyVerdict } from '../fhir/shape/check-body.js';
 import { ApiError, BodyShapeError, forbidden, unauthorized } from './api-error.js';
 import { publicBaseOf } from './base-url.js';
 import type { AppDeps, HttpResult, Principal, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from './route.js';
@@ -105,13 +105,16 @@ export function renderError(err: unknown, surface: Surface, requestId: string, l
         headers,
         body: {
           resourceType: 'OperationOutcome',
-          issue: e.issues.map((i) => ({
-            severity: 'error',
-            code: 'structure',
-            details: { coding: [{ system: 'urn:prauth:error-code', code: e.code }], text: i.message },
-            diagnostics: i.message,
-            expression: [i.expression],
-          })),
+          issue: [
+            ...e.issues.map((i) => ({
+              severity: 'error',
+              code: 'structure',
+              details: { coding: [{ system: 'urn:prauth:error-code', code: e.code }], text: i.message },
+              diagnostics: i.message,
+              expression: [i.expression],
+            })),
+            ...e.warnings.map((w) => ({ severity: 'warning', code: 'structure', diagnostics: w.message, expression: [w.expression] })),
+          ],
         },
       };
     }
@@ -133,10 +136,12 @@ export function renderError(err: unknown, surface: Surface, requestId: string, l
       },
     };
   }
+  // A CDS Hooks 400 about one element names it the way a refused body's elements are named.
+  const issues = surface === 'cds' && e.code === 'invalid_body' && e.expression && !('issues' in e.extra) ? { issues: [{ message: e.message, expression: e.expression }] } : {};
   return {
     status: e.status,
     headers,
-    body: { error: e.message, code: e.code, ...e.extra, ...(e.status >= 500 ? { request_id: requestId } : {}) },
+    body: { error: e.message, code: e.code, ...issues, ...e.extra, ...(e.status >= 500 ? { request_id: requestId } : {}) },
   };
 }
 
@@ -240,6 +245,12 @@ export function bodyKindOf(route: RouteDef): BodyKind | undefined {
   return route.surface === 'fhir' ? 'fhir' : route.surface === 'cds' ? 'cds' : 'json';
 }
 
+/** Accepted-with-warnings bodies are logged by kind and count (never element names or values: both come from the client). */
+function logWarnings(log: Logger, reqId: string, route: RouteDef, verdict: BodyVerdict): void {
+  const total = Object.values(verdict.counts).reduce((a, b) => a + (b ?? 0), 0);
+  if (total) log.info({ reqId, route: route.id, bodyWarnings: verdict.counts, refused: verdict.errors.length > 0 }, 'request body problems accepted as warnings');
+}
+
 export interface PipelineInput {
   method: string;
   path: string;
@@ -280,11 +291,16 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     // in its body), each valid value on its own; outside the subscription is a 403 whatever else is wrong with it.
     if (principal && route.scope) ctx.authorize(route.scope(ctx));
     const kind = bodyKindOf(route);
+    let bodyWarnings: BodyVerdict['warnings'] = [];
     if (kind) {
-      const problems = bodyProblems(kind, input.body);
-      if (problems.length) throw new BodyShapeError(problems);
+      const verdict = checkBody(kind, input.body, route.reads?.(input.params));
+      logWarnings(deps.log, input.requestId, route, verdict);
+      if (verdict.errors.length) throw new BodyShapeError(verdict.errors, verdict.warnings);
+      bodyWarnings = verdict.warnings;
     }
-    result = await route.handle(ctx, deps);
+    // The body's accepted problems travel to the operation as warnings (its OperationOutcome, where it has one).
+    const handled: RequestContext = bodyWarnings.length ? { ...ctx, bodyWarnings } : ctx;
+    result = await route.handle(handled, deps);
     const cache = result.status < 300 || result.status === 304 ? route.cache : 'no-store';
     result.headers = { ...(cache ? { 'Cache-Control': cache } : {}), ...extraHeaders, ...result.headers };
   } catch (err) {

@@ -21,6 +21,8 @@ import type { Outbox } from '../services/outbox.js';
 import type { ChangeFeed } from '../services/change-feed.js';
 import type { NotifyService } from '../services/notify-when-ready.js';
 import type { IngestRuns } from '../services/ingest-runs.js';
+import type { BodyWarning } from '../fhir/shape/check-body.js';
+import type { ReadSet } from '../fhir/shape/reads.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
@@ -47,6 +49,8 @@ export interface RequestContext {
   readonly clientAddress: string;
   readonly now: Date;
   readonly principal: Principal | undefined;
+  /** Problems of the body accepted as warnings by the acceptance check (FHIR and CDS bodies; else empty). */
+  readonly bodyWarnings?: readonly BodyWarning[];
   /** Throws 403 naming what is outside the principal's subscription. */
   authorize(scope: ScopeRequest): void;
 }
@@ -131,6 +135,8 @@ export interface RouteDef {
   surface: Surface;
   /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
   bodyType?: 'json' | 'form';
+  /** What the operation at this address reads of a FHIR or CDS body (the acceptance check refuses wrong types there only). */
+  reads?: (params: Readonly<Record<string, string>>) => ReadSet | undefined;
   /** The SMART scope a bearer access token must grant here (FHIR routes); none means no SMART scope applies. */
   smart?: (params: Readonly<Record<string, string>>) => SmartNeed | undefined;
   /** Cache-Control for successful responses. */

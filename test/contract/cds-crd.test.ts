@@ -137,13 +137,21 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     expect(capped.body.systemActions).to.have.length(1);
   });
 
-  it('when the payer is unknown, then no coverage information (CRD 2.0.1 has no indeterminate) and a card saying why, not an error', async () => {
+  /** The coverage-information codes of each system action: [id, covered, pa-needed]. */
+  const verdicts = (body: Any): string[][] =>
+    body.systemActions.map((a: Any) => {
+      const subs = a.resource.extension.find((e: Any) => e.url === CRD_EXT.coverageInformation).extension;
+      const code = (url: string) => subs.find((x: Any) => x.url === url)?.valueCode;
+      return [a.resource.id, code('covered'), code('pa-needed')];
+    });
+
+  it('when the payer is unknown, then coverage information saying conditional (CRD 2.0.1 has no indeterminate) and a card saying why, not an error', async () => {
     const body = orderSign();
     body.prefetch.coverage.entry[0].resource.payor = [{ reference: 'Organization/other', display: 'Other Plan' }];
     const res = await post('service-coverage-requirements', body);
     expect(res.status).to.equal(200);
     expectValidResponse(res.body);
-    expect(res.body.systemActions).to.deep.equal([]);
+    expect(verdicts(res.body)).to.deep.equal([['1357', 'conditional', 'conditional'], ['2468', 'conditional', 'conditional']]);
     expect(why(res.body)).to.have.length(2);
     expect(why(res.body)[0]).to.contain('program unknown');
     expect(res.body.cards[0].source.label).to.equal('Other Plan');
@@ -163,13 +171,13 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     });
   }
 
-  it('when a code has no mapping or the subject has no rule, then no coverage information for those orders and cards saying which', async () => {
+  it('when a code has no mapping or the subject has no rule, then conditional coverage information for those orders and cards saying which', async () => {
     const body = orderSign();
     body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
     body.context.draftOrders.entry[1].resource.code = { coding: [{ system: 'http://loinc.org', code: '0000-0' }] };
     const res = await post('service-coverage-requirements', body);
     expectValidResponse(res.body);
-    expect(res.body.systemActions).to.deep.equal([]);
+    expect(verdicts(res.body)).to.deep.equal([['1357', 'conditional', 'conditional'], ['2468', 'conditional', 'conditional']]);
     expect(why(res.body)[0]).to.contain("No verified rule yet for OK Medicare Advantage (Part C) service 'advanced_imaging'");
     expect(why(res.body)[1]).to.contain('http://loinc.org|0000-0');
   });

@@ -23,6 +23,7 @@ import {
   orderSignThreeOrders,
   patient,
 } from '../support/crd-requests.js';
+import { BINDINGS, expectValidCrdResponse, infoOf } from '../support/crd-response.js';
 import { startEhrServer, type EhrServer } from '../support/ehr-fhir-server.js';
 import { registerCdsEhr, serveJwks } from '../support/smart.js';
 import { expectValidFhir } from '../support/fhir-validate.js';
@@ -31,15 +32,6 @@ import { expectValid, igContent, validateAgainst, valueSetCodes } from '../suppo
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const DTR_LAUNCH = 'https://dtr.example.org/launch';
-const VS = 'http://hl7.org/fhir/us/davinci-crd/ValueSet';
-/** The required bindings of ext-coverage-information (CRD 2.0.1). */
-const BINDINGS: Record<string, string> = {
-  covered: `${VS}/coverageInfo`,
-  'pa-needed': `${VS}/coveragePaDetail`,
-  'doc-needed': `${VS}/AdditionalDocumentation`,
-  'doc-purpose': `${VS}/DocReason`,
-  'info-needed': `${VS}/informationNeeded`,
-};
 
 describe('CRD 2.0.1 validation: calibrated on the IG, able to fail', () => {
   it("when the CRD 2.0.1 package's own example orders are validated against their profiles, then no error (calibration)", () => {
@@ -65,55 +57,6 @@ describe('CRD 2.0.1 validation: calibrated on the IG, able to fail', () => {
     expect(valueSetCodes(BINDINGS.covered!)).to.not.include('indeterminate');
   });
 });
-
-/** The coverage-information sub-extensions of a system action as {url: values}. */
-export const infoOf = (action: Any): Record<string, unknown[]> => {
-  const ext = action.resource.extension.find((e: Any) => e.url === CRD_EXT.coverageInformation);
-  const out: Record<string, unknown[]> = {};
-  for (const s of ext.extension) {
-    const v = s.valueCode ?? s.valueString ?? s.valueCanonical ?? s.valueDate ?? s.valueCoding ?? s.valueCodeableConcept ?? s.valueReference ?? s.extension;
-    (out[s.url] ??= []).push(v);
-  }
-  return out;
-};
-
-/** What every CRD response must be: valid cards (CDS Hooks + CRD) and CRD 2.0.1 coverage information. */
-export function expectValidCrdResponse(body: Any, request: Any): void {
-  expect(body.cards, 'cards').to.be.an('array');
-  expect(body.systemActions, 'systemActions').to.be.an('array');
-  for (const c of body.cards) {
-    expect(c.summary.length, c.summary).to.be.lessThan(140);
-    expect(['info', 'warning', 'critical']).to.include(c.indicator);
-    expect(c.source.label).to.be.a('string').and.not.equal('');
-    expect(c.source.topic).to.deep.include({ system: CRD_TEMP_CS });
-    for (const l of c.links ?? []) {
-      expect(l.url).to.match(/^https?:\/\//);
-      expect(['absolute', 'smart']).to.include(l.type);
-      if (l.type === 'absolute') expect(l).to.not.have.property('appContext');
-    }
-  }
-  const sent = new Map<string, Any>();
-  for (const e of [...(request.context.draftOrders?.entry ?? []), ...(request.context.appointments?.entry ?? [])]) sent.set(`${e.resource.resourceType}/${e.resource.id}`, e.resource);
-  for (const v of Object.values(request.prefetch ?? {}) as Any[]) if (v?.resourceType && v.resourceType !== 'Bundle') sent.set(`${v.resourceType}/${v.id}`, v);
-  for (const a of body.systemActions) {
-    expect(a.type).to.equal('update');
-    expectValidFhir(a.resource);
-    // The CRD 2.0.1 profile of the resource type, with the coverage-information extension validated against its
-    // StructureDefinition (cardinalities, types, crd-ci-q1..q5), as the CRD test kit does.
-    expectValid(a.resource, CRD_PROFILE[a.resource.resourceType as keyof typeof CRD_PROFILE]);
-    const ext = a.resource.extension.filter((e: Any) => e.url === CRD_EXT.coverageInformation);
-    expect(ext).to.have.length(1);
-    expect(coverageInformationProblems(ext[0]), JSON.stringify(ext[0])).to.deep.equal([]);
-    const info = infoOf(a);
-    // Required bindings, checked against the value sets inside the CRD 2.0.1 package (the validator does not expand them).
-    for (const [url, vs] of Object.entries(BINDINGS)) for (const code of info[url] ?? []) expect(valueSetCodes(vs), `${url} ${String(code)}`).to.include(code);
-    expect(info.covered).to.not.include('indeterminate');
-    if (info.covered![0] !== 'not-covered') expect(info['pa-needed'], 'crd-ci-q2').to.have.length(1);
-    // resp-37: nothing but the coverage-information extension changes.
-    const original = sent.get(`${a.resource.resourceType}/${a.resource.id}`);
-    if (original) expect({ ...a.resource, extension: (a.resource.extension ?? []).filter((e: Any) => e.url !== CRD_EXT.coverageInformation) }).to.deep.equal({ ...original, extension: original.extension ?? [] });
-  }
-}
 
 describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
   this.timeout(60_000);
@@ -381,9 +324,11 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     expect(res.status).to.equal(200);
     expect(infoOf(res.body.systemActions[0])['coverage-assertion-id']).to.deep.equal(['ny.medicare-traditional.s.durable-medical-equipment']);
     expect(res.body.cards[0].detail).to.contain("state from the caller's subscription (its only state)").and.contain("program from the caller's subscription (its only program)");
-    // A key with every state names none: the same request has no coverage information and a card saying why.
+    // A key with every state names none: the same request gets coverage information saying conditional (order-sign
+    // is a primary hook: CRD 2.0.1 wants it on every call) and a card saying why.
     const open = await post('service-coverage-requirements', req);
-    expect(open.body.systemActions).to.deep.equal([]);
+    expectValidCrdResponse(open.body, req);
+    expect(infoOf(open.body.systemActions[0])).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'] });
     expect(open.body.cards[0].detail).to.contain('state unknown');
   });
 
@@ -406,16 +351,40 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     }
   });
 
-  it('when an order cannot be answered (a code in no list, a type we do not evaluate), then no coverage information for it and a card saying why', async () => {
+  it('when an order cannot be answered (a code in no list, a type we do not evaluate), then a card saying why, and on order-sign coverage information saying conditional with that reason (none for a type we do not evaluate)', async () => {
     const req = orderSignThreeOrders();
     req.context.draftOrders.entry[1].resource.code = { coding: [{ system: 'http://loinc.org', code: '24338-6' }] };
     req.context.draftOrders.entry.push({ resource: { resourceType: 'NutritionOrder', id: 'no-1', status: 'draft', intent: 'order', patient: { reference: 'Patient/pat-ny' }, dateTime: '2026-11-20' } });
     const res = await post('service-coverage-requirements', req);
     expectValidCrdResponse(res.body, req);
-    expect(res.body.systemActions.map((a: Any) => a.resource.id)).to.deep.equal(['devreq-e0250', 'sr-pt']);
+    expect(res.body.systemActions.map((a: Any) => a.resource.id)).to.deep.equal(['devreq-e0250', 'sr-mri', 'sr-pt']);
+    const mri = infoOf(res.body.systemActions[1]);
+    expect(mri).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'] });
+    expect((mri.reason![0] as Any).text).to.contain('http://loinc.org|24338-6');
+    expect(mri['coverage-assertion-id']![0]).to.match(/^undetermined-[0-9a-f]{16}$/);
     const why = res.body.cards.filter((c: Any) => c.summary.startsWith('Coverage requirements not determined'));
     expect(why.map((c: Any) => c.extension['davinci-crd.associated-resource'][0].reference)).to.deep.equal(['ServiceRequest/sr-mri', 'NutritionOrder/no-1']);
-    expect(why[0].detail).to.contain('http://loinc.org|24338-6');
+    expect(why[0].detail).to.contain('http://loinc.org|24338-6').and.contain('conditional (not determined)');
+    expect(why[1].detail).to.contain('No coverage information was added');
+    // order-select is a secondary hook: an order it cannot answer gets the card only.
+    const select = orderSelectPartDRxNorm();
+    select.context.draftOrders.entry[0].resource.medicationCodeableConcept = { coding: [{ system: 'http://loinc.org', code: '24338-6' }] };
+    const sel = await post('service-coverage-requirements-select', select);
+    expectValidCrdResponse(sel.body, select);
+    expect(sel.body.systemActions).to.deep.equal([]);
+  });
+
+  it('when an appointment-book call cannot be decided (the CRD kit\'s appointments: a service type in no code list), then a coverage-information system action saying conditional with the reason (CRD 2.0.1 hooks.html#hook-categories)', async () => {
+    const req = appointmentBookFloridaPt();
+    req.context.appointments.entry[0].resource.serviceType = [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/service-type', code: '183', display: 'Sleep Medicine' }] }];
+    const res = await post('service-coverage-requirements-appointment', req);
+    expect(res.status).to.equal(200);
+    expectValidCrdResponse(res.body, req);
+    expect(res.body.systemActions).to.have.length(1);
+    const info = infoOf(res.body.systemActions[0]);
+    expect(info).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'], coverage: [{ reference: 'https://ehr.example.org/fhir/Coverage/cov-fl-ma' }] });
+    expect((info.reason![0] as Any).text).to.match(/^Coverage could not be determined: None of the codes is in our CPT\/HCPCS\/RxNorm code lists: http:\/\/terminology.hl7.org\/CodeSystem\/service-type\|183/);
+    expect(res.body.cards.map((c: Any) => c.summary)).to.deep.equal(['Coverage requirements not determined for Appointment/appt-pt-1']);
   });
 
   it('when the CRD test kit sends its order-sign request shape (class "Medicare Part A", payor by reference only), then it is answered', async () => {

@@ -314,8 +314,19 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function ()
       expectValidPackage(pkg.body);
       const [b] = bundlesOf(pkg.body);
       const q = b!.entry![0]!.resource as Questionnaire;
-      expect(q.meta!.profile).to.deep.equal([DTR_PROFILE.adaptQuestionnaire]);
-      expect(q.item).to.equal(undefined);
+      // The package's form is dtr-questionnaire-adapt-search (validated above): a url, and the first question(s) with
+      // what pre-populates them (the DTR kit looks for CQL item expressions in it).
+      expect(q.meta!.profile).to.deep.equal([DTR_PROFILE.adaptQuestionnaireSearch]);
+      expect(q.url).to.equal(`${BASE}/v1/Questionnaire/adaptive-tx-medicare-traditional-durable-medical-equipment`);
+      expect(b!.entry![0]!.fullUrl).to.equal(q.url);
+      expect(q.item!.map((i) => i.linkId)).to.deep.equal(['criteria', 'source', 'diagnosis']);
+      const urls = (q.extension ?? []).map((e) => e.url);
+      for (const u of [SDC_EXT.questionnaireAdaptive, SDC_EXT.launchContext, SDC_EXT.variable, SDC_EXT.itemPopulationContext, SDC_EXT.cqfLibrary]) expect(urls, u).to.include(u);
+      const expressions = q.item!.flatMap((i) => (i.extension ?? []).filter((e) => e.valueExpression));
+      expect(expressions.length, 'item expressions').to.be.greaterThan(0);
+      for (const e of expressions) expect(e.valueExpression!.language).to.equal('text/cql');
+      const read = await get('/v1/Questionnaire/adaptive-tx-medicare-traditional-durable-medical-equipment');
+      expect(read.body).to.deep.equal(q);
       let qr = byType<QuestionnaireResponse>(b!, 'QuestionnaireResponse')[0]!;
       expect((qr.contained![0] as Questionnaire).item!.map((i) => i.linkId)).to.deep.equal(['criteria', 'source', 'diagnosis']);
       const asked: string[] = [];
@@ -344,7 +355,8 @@ describe('DTR 2.0.1: questionnaire packages, adaptive forms, reads', function ()
       expectOpenApi(t.app.routes, res, 'POST');
       expectValidPackage(res.body);
       const q = bundlesOf(res.body)[0]!.entry![0]!.resource as Questionnaire;
-      expect(q.meta!.profile).to.deep.equal([DTR_PROFILE.adaptQuestionnaire]);
+      expect(q.meta!.profile).to.deep.equal([DTR_PROFILE.adaptQuestionnaireSearch]);
+      expect(q.url).to.equal(`${BASE}/v1/Questionnaire/adaptive-tx-medicare-traditional-durable-medical-equipment`);
       expect(q.derivedFrom).to.deep.equal([`${BASE}/v1/dtr/questionnaire/TX/medicare_traditional/durable_medical_equipment|${q.version}`]);
       const unknown = await post('/v1/Questionnaire/nope/$questionnaire-package', packageInput(coverage('medicare_traditional'), order(oxygenOrder())));
       expect(unknown.status).to.equal(404);

@@ -253,7 +253,7 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       const cases: [(b: Any) => void, string][] = [
         [(b) => b.entry.unshift(b.entry.splice(3, 1)[0]), 'Bundle.entry[0].resource'],
         [(b) => (b.entry[0].resource.use = 'claim'), 'Bundle.entry[0].resource.use'],
-        [(b) => b.entry.splice(b.entry.findIndex((e: Any) => e.resource.id === 'InsurerExample'), 1), 'Bundle.entry[0].resource.insurer.reference'],
+        [(b) => delete b.entry[0].resource.patient, 'Bundle.entry[0].resource.patient'],
         [(b) => (b.entry[0].resource.item[1].sequence = 1), 'Bundle.entry[0].resource.item[1].sequence'],
         // 'searchset' is structurally valid R4 (a 'transaction' without entry.request already fails bdl-3 in the
         // structural check), so this case reaches the PAS rule that the request Bundle is a collection.
@@ -269,6 +269,20 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
         expectValidFhir(res.body);
         expectOpenApi(t.app.routes, res, 'POST');
       }
+    });
+
+    it('when a referenced resource is not in the Bundle, then the request is still answered, saying what it lacked (PAS asks for it; an answer does not need it)', async () => {
+      const b = example('pas-2.2.1-claim-submit-request-bundle.json');
+      b.identifier.value = 'insurer-left-out-1';
+      b.entry.splice(b.entry.findIndex((e: Any) => e.resource.id === 'InsurerExample'), 1);
+      const res = await fhirPost('/v1/Claim/$submit', b);
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
+      const cr = res.body.entry[0].resource;
+      expect(cr.insurer).to.deep.equal({ reference: 'Organization/InsurerExample' });
+      // Without the insurer Organization the payer (and so the program) is unknown: pended for review, and said.
+      expect(reviewCodes(cr).map(([, code]: [number, string]) => code)).to.deep.equal(['A4', 'A4']);
+      expect(cr.error[0].code.text).to.match(/program unknown/);
+      expectValidFhir(res.body);
     });
 
     it('when state and program cannot be resolved, then a ClaimResponse error (not an HTTP 400) naming what is missing, items pended; outside the key scope, then 403', async () => {

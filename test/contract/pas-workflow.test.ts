@@ -10,6 +10,7 @@ import { PAS_EXT, PAS_PROFILE } from '../../fhir-profiles/canonicals.js';
 import { COLLECTIONS } from '../../src/store/collections.js';
 import { expectValid, validateAgainst, valueSetCodes } from '../support/ig-validate.js';
 import { expectOpenApi } from '../support/openapi.js';
+import { kitBody } from '../support/kit-requests.js';
 import { dtrResponse, pasCorpus, pasRequest, pasSubscription, pasUpdate, reviewCodes, startReceiver, statusOf } from '../support/pas-requests.js';
 import { bearerHeaders } from '../support/smart.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
@@ -427,6 +428,94 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const bad = await get('/v1/admin/pa-metrics?year=20x6', admin);
       expect(bad.status).to.equal(400);
       expect((await get('/v1/admin/pa-metrics', key)).status).to.equal(403);
+    });
+  });
+
+  describe('as the PAS test kit drives it (its own request bodies, test/kit-requests)', () => {
+    let kit: string;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    before(async () => {
+      kit = await t.key({ name: 'pas-kit' });
+      receiver = await startReceiver();
+    });
+    after(() => receiver.close());
+    const claimOf = (b: Json): Json => b.entry[0].resource;
+
+    it("when the kit subscribes with end 2020-12-31 (its own Subscription), then 201 with the end kept as sent, a handshake, and a later decision is notified", async () => {
+      const sub = kitBody('pas-kit-subscription.json');
+      sub.channel.endpoint = receiver.url;
+      const res = await post('/v1/Subscription', sub, kit);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body).to.include({ resourceType: 'Subscription', status: 'requested', end: '2020-12-31T12:00:00Z' });
+      await t.deps.outbox.drain();
+      expect(receiver.received.map((r) => statusOf(r.body).type)).to.deep.equal(['handshake']);
+      expect(receiver.received[0]!.headers.authorization).to.equal('Bearer demo_execution');
+      expect((await get(`/v1/Subscription/${res.body.id}`, kit)).body.status).to.equal('active');
+      // A pended request from the organization the filter names (org-identifier=8189991234), then decided.
+      const pendedKit = await submit(pasRequest('kit-sub', [{ code: '42' }]), kit);
+      const ref = claimOf(pendedKit).preAuthRef;
+      const decided = await request(t.app.handler).post(`/v1/admin/pas/${ref}/decide`).set('x-api-key', admin).send({ decision: 'approve' });
+      expect(decided.status).to.equal(200);
+      await t.deps.outbox.drain();
+      const events = receiver.received.filter((r) => statusOf(r.body).type === 'event-notification');
+      expect(events).to.have.length(1);
+      expect(reviewCodes(expectPasResponse(events[0]!.body.entry[1].resource))).to.deep.equal([[1, 'A1']]);
+    });
+
+    it('when an inquiry names the submitted claim, member and provider with other item codes (HCPCS, as the kit sends), then the stored request is returned, not narrowed by item code', async () => {
+      const submitted = claimOf(await submit(pasRequest('kit-inq', [{ code: '3' }, { code: '42' }]), kit));
+      const inquiry = kitBody('pas-kit-pended-inquire.json');
+      expect(claimOf(inquiry).item.map((i: Json) => i.productOrService.coding[0].system)).to.include('http://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets');
+      // By the request's own identifier...
+      claimOf(inquiry).identifier[0].value = 'claim-kit-inq';
+      const byId = await post('/v1/Claim/$inquire', inquiry, kit);
+      expect(byId.status, JSON.stringify(byId.body).slice(0, 300)).to.equal(200);
+      expect(byId.body.parameter.map((p: Json) => claimOf(p.resource).preAuthRef)).to.deep.equal([submitted.preAuthRef]);
+      const cr = expectPasResponse(byId.body.parameter[0].resource, 'inquiry');
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1'], [2, 'A4']]);
+      // ...and by member and provider alone (PAS 2.2.1), every request of that member with that provider, newest first.
+      claimOf(inquiry).identifier[0].value = 'an-identifier-never-submitted';
+      inquiry.identifier.value = 'another-transaction';
+      const byMember = await post('/v1/Claim/$inquire', inquiry, kit);
+      const refs = byMember.body.parameter.map((p: Json) => claimOf(p.resource).preAuthRef);
+      expect(refs[0]).to.equal(submitted.preAuthRef);
+      expect(refs.length).to.be.greaterThan(1);
+    });
+
+    it('when the kit sends its update Bundles (one Bundle.identifier for all, the prior Claim included with its own related.claim), then one stored request changes version by version', async () => {
+      const initial = claimOf(await submit(kitBody('pas-kit-update-initial.json'), kit));
+      const ref = initial.preAuthRef;
+      expect(reviewCodes(initial).map(([seq]) => seq)).to.deep.equal([1]);
+      const added = claimOf(await submit(kitBody('pas-kit-update-add-item.json'), kit));
+      expect(added).to.include({ preAuthRef: ref });
+      expect(added.meta.versionId).to.equal('2');
+      expect(reviewCodes(added).map(([seq]) => seq)).to.deep.equal([1, 2]);
+      const modified = claimOf(await submit(kitBody('pas-kit-update-modify-cancel.json'), kit));
+      expect(modified).to.include({ preAuthRef: ref });
+      expect(modified.meta.versionId).to.equal('3');
+      expect(reviewCodes(modified).map(([seq]) => seq)).to.deep.equal([1]);
+      expect(modified.processNote.map((n: Json) => n.text).join(' ')).to.contain('Item 2 was cancelled');
+      const cancelled = claimOf(await submit(kitBody('pas-kit-update-cancel-all.json'), kit));
+      expect(cancelled).to.include({ preAuthRef: ref });
+      expect(cancelled.meta.versionId).to.equal('4');
+      expect(cancelled.item).to.equal(undefined);
+      for (const cr of [initial, added, modified, cancelled]) expectValid(cr as never, PAS_PROFILE.claimResponse);
+      expect((await get(`/v1/admin/pas/${ref}`, admin)).body.status).to.equal('cancelled');
+    });
+
+    it('when two different claims come under one Bundle.identifier, then two submissions (the 1-item claim answered with 1 item); the same Bundle again is the same submission', async () => {
+      const two = pasRequest('same-tx', [{ code: '3' }, { code: '42' }]);
+      const one = pasRequest('same-tx', [{ code: '42' }]);
+      claimOf(one).identifier[0].value = 'claim-same-tx-b';
+      expect(one.identifier).to.deep.equal(two.identifier);
+      const a = claimOf(await submit(two, kit));
+      const b = claimOf(await submit(one, kit));
+      expect(b.preAuthRef).to.not.equal(a.preAuthRef);
+      expect(reviewCodes(a)).to.deep.equal([[1, 'A1'], [2, 'A4']]);
+      expect(reviewCodes(b)).to.deep.equal([[1, 'A4']]);
+      const again = claimOf(await submit(one, kit));
+      expect(again.preAuthRef).to.equal(b.preAuthRef);
+      expect(again.meta.versionId).to.equal('1');
     });
   });
 });

@@ -162,8 +162,11 @@ describe('US Drug Formulary 2.0.1: read and search (usdf-server)', () => {
     it('formulary-coverage and coverage-area (typed, bare and absolute references), and _include=formulary-coverage', async () => {
       expect(ids(await search('InsurancePlan', { 'formulary-coverage': 'InsurancePlan/formulary-tx-part-d' }))).to.deep.equal(['payerplan-tx-part-d']);
       expect(ids(await search('InsurancePlan', { 'formulary-coverage': 'formulary-multi-ma-tx-medicare-advantage' }))).to.deep.equal(['payerplan-multi-ma-medicare-advantage']);
-      expect(ids(await search('InsurancePlan', { 'coverage-area': 'Location/state-ca' }))).to.deep.equal(['payerplan-ca-part-d']);
-      expect(ids(await search('InsurancePlan', { 'coverage-area': `${base}/Location/state-tx` }))).to.deep.equal(['payerplan-multi-ma-medicare-advantage', 'payerplan-tx-medicaid-mco', 'payerplan-tx-part-d', 'payerplan-tx-plan-medicaid-mco']);
+      // Formularies carry their state as coverageArea too.
+      expect(ids(await search('InsurancePlan', { 'coverage-area': 'Location/state-ca' }))).to.deep.equal(['formulary-ca-part-d', 'payerplan-ca-part-d']);
+      const tx = ids(await search('InsurancePlan', { 'coverage-area': `${base}/Location/state-tx` }));
+      expect(tx.filter((id: string) => id.startsWith('payerplan-'))).to.deep.equal(['payerplan-multi-ma-medicare-advantage', 'payerplan-tx-medicaid-mco', 'payerplan-tx-part-d', 'payerplan-tx-plan-medicaid-mco']);
+      expect(tx.filter((id: string) => id.startsWith('formulary-'))).to.include.members(['formulary-tx-part-d', 'formulary-multi-ma-tx-medicare-advantage']);
       const inc = await search('InsurancePlan', { 'coverage-type': 'DRUGPOL', _include: 'formulary-coverage' });
       expect(ids(inc)).to.deep.equal(PLANS);
       expect(inc.entry.filter((e: Any) => e.search.mode === 'include').map((e: Any) => e.resource.id).sort()).to.deep.equal(FORMULARIES);
@@ -236,7 +239,11 @@ describe('US Drug Formulary 2.0.1: read and search (usdf-server)', () => {
       expect(ids(await search('MedicationKnowledge', { 'drug-name': 'sertraline' }))).to.deep.equal(['formularydrug-312941']);
       expect(ids(await search('MedicationKnowledge', { 'drug-name': 'lipitor' }))).to.deep.equal(['formularydrug-617314']);
       expect(ids(await search('MedicationKnowledge', { 'drug-name:contains': 'oral capsule' }))).to.deep.equal(['formularydrug-854834']);
-      // No dose form is recorded in the crosswalk yet: the parameter is served and matches nothing.
+      // The dose form is the one NLM's RxNorm name states, as text: the token parameter is served and matches no code.
+      const sertraline = (await client.read({ resourceType: 'MedicationKnowledge', id: 'formularydrug-312941' })) as Any;
+      expect(sertraline.doseForm).to.deep.equal({ text: 'Oral Tablet' });
+      expect(validateAgainst(sertraline, PROFILE.MedicationKnowledge)).to.deep.equal([]);
+      expect(((await client.read({ resourceType: 'MedicationKnowledge', id: 'formularydrug-854834' })) as Any).doseForm).to.deep.equal({ text: 'Oral Capsule' });
       expect(ids(await search('MedicationKnowledge', { doseform: '421026006' }))).to.deep.equal([]);
       expect(ids(await search('MedicationKnowledge', { status: 'active' }))).to.have.length(6);
       expect(ids(await search('MedicationKnowledge', { _id: 'formularydrug-349545' }))).to.deep.equal(['formularydrug-349545']);

@@ -4,11 +4,12 @@ import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type Scope } from '../decl-types.js';
 import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
-import { namedScopeOfNextInput, nextQuestion, parseNextInput } from '../dtr/next-question.js';
+import { namedScopeOfNextInput, nextQuestion, parseNextInput, toAdaptivePackageQuestionnaire } from '../dtr/next-question.js';
 import { namedScopeOfPackageRequest, parsePackageInput, questionnairePackage } from '../dtr/package.js';
-import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from '../dtr/questionnaires.js';
+import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toDtrQuestionnaire } from '../dtr/questionnaires.js';
 import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
 import { isFailure, type Failure } from '../outcome.js';
+import { DTR_NEXT_READS, DTR_PACKAGE_READS } from '../shape/reads.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',
@@ -54,13 +55,13 @@ const questionnaireRead: FhirResourceDecl = {
   summary: 'Read a DTR Questionnaire',
   description:
     'DTR 2.0.1 Questionnaires by id: pa-{state}-{program}-{code} is the static form (dtr-std-questionnaire, CQL pre-population), adaptive-{state}-{program}-{code} the adaptive form (dtr-questionnaire-adapt) of a rule whose documentation branches. Packages: POST /Questionnaire/$questionnaire-package.',
-  supportedProfile: [DTR_PROFILE.stdQuestionnaire, DTR_PROFILE.adaptQuestionnaire],
+  supportedProfile: [DTR_PROFILE.stdQuestionnaire, DTR_PROFILE.adaptQuestionnaireSearch, DTR_PROFILE.adaptQuestionnaire],
   searchParams: [],
   read(id, env) {
     const hit = ruleByQuestionnaireId(env.model, id);
     if (!hit) return { ...notFound('Questionnaire', id), ...scopeOf(id) };
     const scope = { states: [hit.rule.jurisdiction], programs: [hit.rule.program] };
-    return { body: hit.adaptive ? toAdaptiveQuestionnaire(hit.rule, env.base) : toDtrQuestionnaire(hit.rule, env.base), scope };
+    return { body: hit.adaptive ? toAdaptivePackageQuestionnaire(hit.rule, env.base) : toDtrQuestionnaire(hit.rule, env.base), scope };
   },
 };
 
@@ -101,6 +102,7 @@ const questionnairePackageOp: FhirOperationDecl = {
   name: 'questionnaire-package',
   definition: DTR_OPERATION.questionnairePackage,
   auth: 'key',
+  reads: DTR_PACKAGE_READS,
   queryParams: [
     { name: 'state', description: 'Optional: the member state when the Coverage does not tell' },
     { name: 'program', description: 'Optional: the program when the Coverage does not tell' },
@@ -124,6 +126,7 @@ const questionnairePackageOp: FhirOperationDecl = {
       hints,
       // The caller's only state/program when the request cannot tell (the kit's oxygen preset: Coverage "MedicarePartA", no Patient).
       fallback: env.cds.subscriptionDefault,
+      bodyWarnings: input.warnings ?? [],
     });
     if (isFailure(out)) return out;
     return { body: out.parameters, scope: out.scope };
@@ -137,6 +140,7 @@ const nextQuestionOp: FhirOperationDecl = {
   name: 'next-question',
   definition: DTR_OPERATION.nextQuestion,
   auth: 'key',
+  reads: DTR_NEXT_READS,
   queryParams: [],
   summary: 'SDC $next-question (DTR adaptive forms)',
   description:

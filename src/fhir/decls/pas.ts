@@ -3,6 +3,7 @@
 import { PAS_OPERATION, PAS_PROFILE, PAS_SUBSCRIPTION_TOPIC, SUBSCRIPTION_TOPIC_CANONICAL_EXT } from '../../../fhir-profiles/canonicals.js';
 import { queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl } from '../decl-types.js';
 import { isFailure } from '../outcome.js';
+import { PAS_READS, SUBSCRIPTION_READS } from '../shape/reads.js';
 
 const hintParams = [
   { name: 'state', description: 'Optional: the member state (else the claim jurisdiction, the patient address, the payer, or the key subscription when it names one state)' },
@@ -16,6 +17,7 @@ const claimSubmit: FhirOperationDecl = {
   name: 'submit',
   definition: PAS_OPERATION.submit,
   auth: 'key',
+  reads: PAS_READS,
   queryParams: hintParams,
   summary: 'PAS (2.2.1) Claim/$submit',
   description:
@@ -35,6 +37,7 @@ const claimInquire: FhirOperationDecl = {
   name: 'inquire',
   definition: PAS_OPERATION.inquire,
   auth: 'key',
+  reads: PAS_READS,
   queryParams: [],
   summary: 'PAS (2.2.1) Claim/$inquire',
   description:
@@ -83,6 +86,7 @@ const subscriptionCreate: FhirPathDecl = {
   kind: 'path',
   id: 'fhir-subscription-create',
   method: 'POST',
+  reads: SUBSCRIPTION_READS,
   path: '/v1/Subscription',
   pathParams: [],
   auth: 'key',

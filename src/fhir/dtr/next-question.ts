@@ -5,10 +5,10 @@
 import type { Questionnaire, QuestionnaireItem, QuestionnaireItemEnableWhen, QuestionnaireResponse, QuestionnaireResponseItem, QuestionnaireResponseItemAnswer } from 'fhir/r4';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
-import { DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
+import { DTR_PROFILE, SDC_EXT } from '../../../fhir-profiles/canonicals.js';
 import type { Failure } from '../outcome.js';
 import { mergeScopes } from '../../domain/named-scope.js';
-import { adaptiveId, formItems, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire } from './questionnaires.js';
+import { adaptiveAddress, adaptiveId, formItems, prepopulation, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire } from './questionnaires.js';
 import { VALUE_SETS, valueSetUrl, type ValueSetKey } from './value-sets.js';
 
 interface Step {
@@ -184,6 +184,22 @@ function build(rule: CoverageRuleDoc, base: string, from: Pick<QuestionnaireResp
     item: items
       .filter((it) => it.type !== 'display')
       .map((it) => ({ linkId: it.linkId, ...(it.text ? { text: it.text } : {}), ...(answers.get(it.linkId)?.length ? { answer: answers.get(it.linkId) } : {}) })),
+  };
+}
+
+/**
+ * The adaptive form as a package carries it and a read of its address returns it (dtr-questionnaire-adapt-search,
+ * url 1..1, the address $questionnaire-package and $next-question resolve): the first question(s) a session is
+ * asked, with what pre-populates them (the DTR kit looks for item expressions; DTR allows the first questions).
+ */
+export function toAdaptivePackageQuestionnaire(rule: CoverageRuleDoc, base: string): Questionnaire {
+  const { items } = advance(rule, base, new Map(), new Set());
+  const q = toAdaptiveQuestionnaire(rule, base, items);
+  return {
+    ...q,
+    meta: { profile: [DTR_PROFILE.adaptQuestionnaireSearch] },
+    extension: [...(q.extension ?? []).filter((e) => e.url !== SDC_EXT.cqfLibrary), ...prepopulation(rule, base)],
+    url: adaptiveAddress(base, rule),
   };
 }
 

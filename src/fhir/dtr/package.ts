@@ -11,10 +11,10 @@ import type { Failure } from '../outcome.js';
 import type { OrderResource } from '../r4.js';
 import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRule, type ExplicitHints } from '../resolve.js';
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
-import { firstQuestions } from './next-question.js';
+import { firstQuestions, toAdaptivePackageQuestionnaire } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
 import { mergeScopes, scopeOfRuleId } from '../../domain/named-scope.js';
-import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, scopeOfQuestionnaireId, toAdaptiveQuestionnaire, toDtrQuestionnaire } from './questionnaires.js';
+import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, scopeOfQuestionnaireId, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
 
 export interface PackageInput {
@@ -154,7 +154,7 @@ interface Selected {
 function packageBundle(sel: Selected, input: PackageInput, base: string, now: Date): Bundle {
   const { rule } = sel;
   const coverage = primaryCoverage(input);
-  const questionnaire = sel.adaptive ? toAdaptiveQuestionnaire(rule, base) : toDtrQuestionnaire(rule, base);
+  const questionnaire = sel.adaptive ? toAdaptivePackageQuestionnaire(rule, base) : toDtrQuestionnaire(rule, base);
   const libraries = withDependencies(PATTERN_LIBRARY[patternOf(rule)]).map((l) => toLibraryResource(l, base, rule.verification.lastVerified));
   const valueSets = patternItems(rule, base).valueSets.map((k) => toValueSet(k, base, now));
   const address = sel.adaptive ? adaptiveAddress(base, rule) : questionnaire.url!;
@@ -200,7 +200,14 @@ export type PackageOutcome = { kind: 'ok'; parameters: Parameters; scope: { stat
 export function questionnairePackage(
   model: ReadModel,
   input: PackageInput,
-  opts: { base: string; now: Date; hints?: ExplicitHints; fallback?: ExplicitHints },
+  opts: {
+    base: string;
+    now: Date;
+    hints?: ExplicitHints;
+    fallback?: ExplicitHints;
+    /** Problems of the request body accepted as warnings (the acceptance check), returned in the output's OperationOutcome. */
+    bodyWarnings?: readonly { message: string; expression: string }[];
+  },
 ): PackageOutcome {
   const found = new Map<string, Selected>();
   const warnings: string[] = input.unsupportedOrders.map((o) => `${o}: orders of this type are not evaluated (ServiceRequest, DeviceRequest and MedicationRequest are)`);
@@ -274,9 +281,11 @@ export function questionnairePackage(
     fresh = selected.filter((x) => Date.parse(ruleLastUpdated(x.rule)) > since);
     if (!fresh.length) warnings.push(`nothing changed since ${input.changedSince}`);
   }
-  const outcome: OperationOutcome | undefined = warnings.length
-    ? { resourceType: 'OperationOutcome', issue: warnings.map((w) => ({ severity: 'warning' as const, code: 'not-found' as const, diagnostics: w })) }
-    : undefined;
+  const issues: OperationOutcome['issue'] = [
+    ...warnings.map((w) => ({ severity: 'warning' as const, code: 'not-found' as const, diagnostics: w })),
+    ...(opts.bodyWarnings ?? []).map((w) => ({ severity: 'warning' as const, code: 'structure' as const, diagnostics: w.message, expression: [w.expression] })),
+  ];
+  const outcome: OperationOutcome | undefined = issues.length ? { resourceType: 'OperationOutcome', issue: issues } : undefined;
   if (!fresh.length) return { kind: 'ok', scope, parameters: { resourceType: 'Parameters', parameter: [{ name: DTR_OUTCOME_PARAM, resource: outcome! }] } };
   return {
     kind: 'ok',

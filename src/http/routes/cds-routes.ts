@@ -10,14 +10,30 @@ import { answer, opEnv, toApiError } from './fhir-routes.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A CDS Hooks request for this service's hook; unknown context fields are left alone (and ignored). */
+/** The context element each hook asks about (CDS Hooks: required); without it there is nothing to answer. */
+const ASKED: Readonly<Record<CdsServiceDecl['hook'], string>> = {
+  'order-sign': 'draftOrders',
+  'order-select': 'draftOrders',
+  'order-dispatch': 'order',
+  'appointment-book': 'appointments',
+  'encounter-start': 'encounterId',
+  'encounter-discharge': 'encounterId',
+};
+
+/**
+ * A CDS Hooks request for this service's hook (the acceptance check has already refused wrong types and taken nulls
+ * as absent); unknown context fields are left alone (and ignored). Refused: another hook, or no context element for
+ * what the hook asks about.
+ */
 function parseHookRequest(body: unknown, s: CdsServiceDecl): CdsHookRequest {
   if (!isObj(body)) throw badRequest('Send a CDS Hooks request object', 'invalid_body');
-  if (body.hook !== s.hook) throw badRequest(`This service answers the '${s.hook}' hook (got '${String(body.hook).slice(0, 40)}')`, 'invalid_body');
-  if (typeof body.hookInstance !== 'string' || !body.hookInstance) throw badRequest('hookInstance is required', 'invalid_body');
-  if (!isObj(body.context)) throw badRequest('context is required', 'invalid_body');
-  if (body.prefetch !== undefined && body.prefetch !== null && !isObj(body.prefetch)) throw badRequest('prefetch must be an object', 'invalid_body');
-  if (body.extension !== undefined && !isObj(body.extension)) throw badRequest('extension must be an object', 'invalid_body');
+  if (body.hook !== s.hook) throw badRequest(`This service answers the '${s.hook}' hook (got '${String(body.hook).slice(0, 40)}')`, 'invalid_body', 'hook');
+  if (typeof body.hookInstance !== 'string' || !body.hookInstance) throw badRequest('hookInstance is required', 'invalid_body', 'hookInstance');
+  if (!isObj(body.context)) throw badRequest('context is required', 'invalid_body', 'context');
+  const asked = ASKED[s.hook];
+  if (body.context[asked] === undefined || body.context[asked] === '') throw badRequest(`context.${asked} is required for the '${s.hook}' hook (what it asks about)`, 'invalid_body', `context.${asked}`);
+  if (body.prefetch !== undefined && body.prefetch !== null && !isObj(body.prefetch)) throw badRequest('prefetch must be an object', 'invalid_body', 'prefetch');
+  if (body.extension !== undefined && !isObj(body.extension)) throw badRequest('extension must be an object', 'invalid_body', 'extension');
   return body as unknown as CdsHookRequest;
 }
 
@@ -73,6 +89,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
     group: 'cds',
     surface: 'cds',
     cache: 'no-store',
+    reads: () => s.reads,
     scope: hintScope,
     handle(ctx, deps) {
       const req = parseHookRequest(ctx.body, s);

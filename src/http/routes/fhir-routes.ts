@@ -119,11 +119,12 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
     auth,
     ...(auth === 'key' ? { group: 'fhir' as const } : {}),
     smart: () => smartNeedOf(d),
+    ...(d.reads ? { reads: () => d.reads } : {}),
     surface: 'fhir',
     cache: STATEFUL.test(d.id) ? 'no-store' : auth === 'none' ? 'public, max-age=300, s-maxage=3600' : 'private, max-age=300',
     // PAS responses and subscriptions are owner-scoped (a caller sees only its own); their addresses name no state.
     ...(STATEFUL.test(d.id) ? {} : { scope: addressScope }),
-    handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined }, opEnv(ctx, deps))),
+    handle: (ctx, deps) => answer(ctx, d.run({ params: ctx.params, query: ctx.query, body: method === 'POST' ? ctx.body : undefined, warnings: ctx.bodyWarnings ?? [] }, opEnv(ctx, deps))),
     openapi: {
       summary: d.summary,
       description: d.description,
@@ -250,10 +251,11 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
       const own = op?.scope?.({ params: ctx.params, query: ctx.query, body: ctx.body });
       return own ? mergeScopes(addressScope(ctx), own) : addressScope(ctx);
     },
+    reads: (params) => ops.find((o) => `$${o.name}` === params.op)?.reads,
     handle(ctx, deps) {
       const op = ops.find((o) => `$${o.name}` === ctx.params.op);
       if (!op) throw badRequest(`Operation '${(ctx.params.op ?? '').slice(0, 40)}' is not supported on ${resourceType}; supported: ${names.join(', ')}`, 'invalid_parameter', 'op');
-      return answer(ctx, op.run({ params: ctx.params, query: ctx.query, body: ctx.body }, opEnv(ctx, deps)));
+      return answer(ctx, op.run({ params: ctx.params, query: ctx.query, body: ctx.body, warnings: ctx.bodyWarnings ?? [] }, opEnv(ctx, deps)));
     },
     openapi: {
       summary: ops.map((o) => o.summary).join('; '),

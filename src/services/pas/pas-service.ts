@@ -119,12 +119,17 @@ export const AUTO_DECIDE_KIND = 'pas.auto-decide';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-/** The idempotency key of a request Bundle: its identifier, else the Claim's identifiers, else its content. */
+/**
+ * The idempotency key of a request: its identifier (the Bundle's, else the Claim's) AND the Claim's content. The same
+ * Bundle sent again is the same submission (the same authorization, in its current state); two different Claims
+ * under one transaction identifier are two submissions (test harnesses reuse one Bundle.identifier for every
+ * request, the PAS test kit among them).
+ */
 function dedupeKeyOf(owner: string, req: PasRequest): string {
   const b = req.bundle.identifier;
   const ids = (req.claim.identifier ?? []).map((i) => `${i.system ?? ''}|${i.value ?? ''}`).sort();
-  const basis = b?.value ? `bundle:${b.system ?? ''}|${b.value}` : ids.length ? `claim:${ids.join(',')}` : `content:${sha(stableStringify(req.claim))}`;
-  return sha(`${owner}\n${basis}`);
+  const id = b?.value ? `bundle:${b.system ?? ''}|${b.value}` : ids.length ? `claim:${ids.join(',')}` : 'none';
+  return sha(`${owner}\n${id}\ncontent:${sha(stableStringify(req.claim))}`);
 }
 
 const addHours = (iso: string, h: number): string => new Date(new Date(iso).getTime() + h * 3600_000).toISOString();
@@ -187,22 +192,28 @@ export function createPasService(deps: PasDeps): PasService {
     await deps.publish({ preAuthRef: doc.id, owner: doc.owner, orgIdentifiers: doc.orgIdentifiers, version: doc.version, cause });
   }
 
+  /**
+   * The stored request an update points at (related.claim): by preAuthRef, Claim identifier or Claim reference. A
+   * harness reuses its identifiers and fullUrls for every request (the PAS kit's all name
+   * Claim/ReferralAuthorizationExample), so of several matches the most recently changed one is the prior request.
+   */
   async function findPrior(caller: PasCaller, req: PasRequest): Promise<PasSubmissionDoc | null> {
     const prior = priorOf(req.claim);
     if (!prior) return null;
     const ownerFilter = caller.all ? {} : { owner: caller.owner };
+    const latest = async (filter: Record<string, unknown>): Promise<PasSubmissionDoc | null> => (await submissions.find({ ...ownerFilter, ...filter }, { sort: { updatedAt: -1 }, limit: 1 }))[0] ?? null;
     for (const v of prior.identifiers) {
       const byRef = await submissions.findOne({ ...ownerFilter, id: v });
       if (byRef) return byRef;
-      const byId = await submissions.findOne({ ...ownerFilter, claimIdentifiers: v });
+      const byId = await latest({ claimIdentifiers: v });
       if (byId) return byId;
     }
     if (prior.reference) {
       const ref = prior.reference;
-      const byRef = await submissions.findOne({ ...ownerFilter, claimRefs: ref });
+      const byRef = await latest({ claimRefs: ref });
       if (byRef) return byRef;
       const tail = /([A-Za-z]+\/[A-Za-z0-9.-]{1,64})(\/_history\/[^/]+)?$/.exec(ref)?.[1];
-      if (tail) return submissions.findOne({ ...ownerFilter, claimRefs: tail });
+      if (tail) return latest({ claimRefs: tail });
     }
     return null;
   }
@@ -382,10 +393,10 @@ export function createPasService(deps: PasDeps): PasService {
       if (!found.size && keys.memberIds.length && keys.providerIds.length) {
         for (const m of keys.memberIds) add((await submissions.find({ ...ownerFilter, memberIds: m })).filter((d) => d.providerIds.some((p) => keys.providerIds.includes(p))));
       }
-      const wanted = keys.itemCodes.filter((c) => !c.endsWith('|not-applicable'));
-      const matches = [...found.values()]
-        .filter((d) => !wanted.length || d.itemCodes.some((c) => wanted.includes(c)))
-        .sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+      // PAS 2.2.1: the member and the provider (or the request's own identifiers) identify the request; the items of
+      // an inquiry describe it but do not narrow the match (an X12 278 inquiry names services as the provider knows
+      // them, e.g. HCPCS where the request used X12 service types). Newest first.
+      const matches = [...found.values()].sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
       const states = [...new Set(matches.map((m) => m.state).filter((s): s is string => !!s))];
       const programs = [...new Set(matches.map((m) => m.program).filter((p): p is Program => !!p))];
       return {
