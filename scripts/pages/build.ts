@@ -43,7 +43,7 @@ await build({
 
 for (const file of readdirSync(src)) {
   if (file.endsWith('.html')) copyFileSync(join(src, file), join(out, file));
-  if (file.endsWith('.css')) copyFileSync(join(src, file), join(assets, file));
+  if (file.endsWith('.css') || file.endsWith('.svg')) copyFileSync(join(src, file), join(assets, file));
 }
 const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE', 'NOTICE']) {
