@@ -48,10 +48,16 @@ function walk(dir: string): string[] {
   });
 }
 
+// Read once per process and directory: every app built in this process (tests build hundreds) shares the bytes.
+const loaded = new Map<string, ReadonlyMap<string, PageFile>>();
+
 /** URL path -> file. Empty when the pages were not built (the paths then answer the JSON 404 like any unknown path). */
 export function loadPages(dir: string | undefined = pagesDir()): ReadonlyMap<string, PageFile> {
+  const hit = dir === undefined ? undefined : loaded.get(dir);
+  if (hit) return hit;
   const pages = new Map<string, PageFile>();
   if (!dir || !existsSync(join(dir, 'explorer.html'))) return pages;
+  loaded.set(dir, pages);
   const explorer = read(join(dir, 'explorer.html'));
   pages.set('/', explorer);
   pages.set('/explorer', explorer);
