@@ -7,6 +7,7 @@ COPY fhir-profiles ./fhir-profiles
 COPY capability ./capability
 COPY cql ./cql
 COPY scripts ./scripts
+COPY pages ./pages
 COPY fixtures/README.md fixtures/corpus.json ./fixtures/
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 ENV PORT=8080 HOST=0.0.0.0

@@ -1,7 +1,8 @@
 // buildApp(deps): the request handler, never listening by itself (tests drive it in-process).
 // Exact-path routes are dispatched from a Map before Express (the "static" fast path: no router walk, no
 // prototype swaps, precomputed bytes); routes with path parameters or bodies go through Express. Both run
-// http/pipeline.ts, so headers, auth, limits and error bodies are the same whichever way a request goes.
+// http/pipeline.ts, so headers, auth, limits and error bodies are the same whichever way a request goes. The pages
+// (explorer, API reference, their assets) are files served from memory before either (http/static-pages.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import typeis from 'type-is';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -18,6 +19,7 @@ import {
 } from './http/pipeline.js';
 import type { AppDeps, RouteDef, Surface } from './http/route.js';
 import { allRoutes } from './http/routes/index.js';
+import { loadPages, servePage } from './http/static-pages.js';
 import { FHIR_DECLS } from './fhir/registry.js';
 import { accessLoggerOf } from './logger.js';
 
@@ -126,6 +128,7 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     writeResult(res, req.method, renderError(bodyReadError(err, deps.config.bodyLimit), surface, requestId, deps.log), surface, requestId);
   });
 
+  const pages = loadPages();
   const access = accessLoggerOf(deps.log);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
@@ -143,6 +146,11 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
       for (const [k, v] of SECURITY_HEADERS) res.setHeader(k, v);
       res.statusCode = 204;
       res.end();
+      return;
+    }
+    const page = method === 'GET' || method === 'HEAD' ? pages.get(path) : undefined;
+    if (page) {
+      servePage(req, res, page, requestId);
       return;
     }
     const route = fast.get(`${method === 'HEAD' ? 'GET' : method} ${path}`);

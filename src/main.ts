@@ -33,7 +33,12 @@ async function main(): Promise<void> {
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   log.info({ url: service.url, store: service.store.kind, corpusVersion: service.corpus.current.version, startMs: Math.round(ms) }, 'listening');
-  process.stdout.write(`prauth listening on ${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${(service.server.address() as { port: number }).port} (${service.store.kind} store, ${service.corpus.current.counts.served} program-level rules served, ${service.corpus.current.counts.verified} of them verified)\n`);
+  const scheme = config.tlsCertFile ? 'https' : 'http';
+  const port = (service.server.address() as { port: number }).port;
+  process.stdout.write(`prauth listening on ${scheme}://${config.host}:${port} (${service.store.kind} store, ${service.corpus.current.counts.served} program-level rules served, ${service.corpus.current.counts.verified} of them verified)\n`);
+  // A wildcard bind address is not something to open in a browser: point at this machine instead.
+  const browse = `${scheme}://${['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  process.stdout.write(`coverage explorer: ${browse}/   API reference: ${browse}/docs\n`);
 
   let stopping = false;
   const shutdown = (signal: string): void => {

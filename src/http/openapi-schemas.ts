@@ -135,6 +135,43 @@ export const LookupOptionsResponse = {
   properties: { drugs: { type: 'array', items: option }, services: { type: 'array', items: option } },
 };
 
+const cellStatus = { enum: ['verified', 'sample', 'gap'] };
+export const CoverageGridResponse = {
+  type: 'object',
+  required: ['program', 'served_statuses', 'subjects', 'states', 'totals'],
+  properties: {
+    program: { type: 'string' },
+    served_statuses: { type: 'array', items: { enum: ['verified', 'sample'] } },
+    subjects: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kind', 'code', 'label'],
+        properties: { kind: { enum: ['drug', 'service'] }, code: { type: 'string' }, label: { type: 'string' } },
+      },
+    },
+    states: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['state', 'name', 'verified', 'sample', 'cells'],
+        properties: {
+          state: { type: 'string', pattern: '^[A-Z]{2}$' },
+          name: { type: 'string' },
+          verified: { type: 'integer', minimum: 0 },
+          sample: { type: 'integer', minimum: 0 },
+          cells: { type: 'array', description: 'Status of each subject, in the order of subjects', items: cellStatus },
+        },
+      },
+    },
+    totals: {
+      type: 'object',
+      required: ['verified', 'sample', 'gap'],
+      properties: { verified: { type: 'integer' }, sample: { type: 'integer' }, gap: { type: 'integer' } },
+    },
+  },
+};
+
 const mandate = { type: 'object', required: ['effective', 'status'], properties: { effective: date, status: { enum: ['final', 'proposed'] } } };
 export const ManifestResponse = {
   type: 'object',

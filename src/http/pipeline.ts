@@ -15,21 +15,46 @@ import { UUID_V4 } from '../services/keys.js';
 
 // Security headers: helmet's, captured once so the fast path sends exactly what Express would.
 // Cross-origin reads must work for a CORS API, hence the resource policy.
-function captureHelmetHeaders(): [string, string][] {
+function captureHelmetHeaders(options: Parameters<typeof helmet>[0]): [string, string][] {
   const headers = new Map<string, string>();
   const fake = {
     setHeader: (k: string, v: string | number) => headers.set(k, String(v)),
     removeHeader: (k: string) => headers.delete(k),
     getHeader: (k: string) => headers.get(k),
   };
-  helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' }, crossOriginEmbedderPolicy: false })(
-    { headers: {} } as IncomingMessage,
-    fake as unknown as ServerResponse,
-    () => undefined,
-  );
+  helmet(options)({ headers: {} } as IncomingMessage, fake as unknown as ServerResponse, () => undefined);
   return [...headers.entries()];
 }
-export const SECURITY_HEADERS: readonly [string, string][] = captureHelmetHeaders();
+export const SECURITY_HEADERS: readonly [string, string][] = captureHelmetHeaders({
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  crossOriginEmbedderPolicy: false,
+});
+
+/**
+ * The pages' headers (explorer, API reference): helmet's, with a CSP that allows only this origin for every kind of
+ * resource (images also as data: URLs, which the API reference's stylesheet uses for its icons). No inline script or
+ * style, no outside host, no framing. Not upgrade-insecure-requests: `npm start` serves plain HTTP, and a browser
+ * told to upgrade would ask for the page's own scripts over HTTPS on a LAN address and get nothing.
+ */
+export const PAGE_SECURITY_HEADERS: readonly [string, string][] = captureHelmetHeaders({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+});
 
 export const CORS_HEADERS: readonly [string, string][] = [
   ['Access-Control-Allow-Origin', '*'],

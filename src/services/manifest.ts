@@ -27,6 +27,7 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   similar_rules: 'GET /v1/rules/similar: ranked similar rules across states with reasons (key)',
   lookup_options: 'GET /v1/lookup-options: drug classes and services with rules for a state and program',
   manifest: 'GET /v1/manifest: this document',
+  coverage: 'GET /v1/coverage: per program, each jurisdiction x subject as verified, sample or gap (the coverage explorer at / draws it)',
   states: 'GET /v1/states: jurisdictions with rule counts and policy flags; ?state= for detail',
   cds_services: 'GET /v1/cds-services: CDS Hooks discovery (CRD)',
   coverage_requirements: 'POST /v1/cds-services/service-coverage-requirements: CRD order-sign / order-select (key)',

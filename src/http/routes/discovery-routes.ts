@@ -1,10 +1,12 @@
-// Endpoints 7, 8, 9: public discovery (no key). Cache lifetimes per spec 4.3 rule 7.
+// Endpoints 7, 8, 9: public discovery (no key). Cache lifetimes per spec 4.3 rule 7. Plus the coverage grid the
+// explorer page draws (additive, public like lookup-options and the manifest it refines).
 import { badRequest } from '../api-error.js';
+import { coverageGrid } from '../../services/coverage-grid.js';
 import { lookupOptions } from '../../services/lookup-options.js';
 import { buildManifest } from '../../services/manifest.js';
 import { listStates, stateDetail } from '../../services/states.js';
 import { programParam, stateParam } from '../openapi-params.js';
-import { ErrorBody, LookupOptionsResponse, ManifestResponse, StateDetailResponse, StatesListResponse } from '../openapi-schemas.js';
+import { CoverageGridResponse, ErrorBody, LookupOptionsResponse, ManifestResponse, StateDetailResponse, StatesListResponse } from '../openapi-schemas.js';
 import { requireProgram, requireState, single, parseState } from '../params.js';
 import type { RouteDef } from '../route.js';
 
@@ -28,6 +30,29 @@ export const discoveryRoutes: RouteDef[] = [
       responses: {
         '200': { description: 'Options (either array may be empty)', schema: LookupOptionsResponse },
         '400': { description: 'Missing or invalid state or program', schema: ErrorBody },
+      },
+    },
+  },
+  {
+    id: 'coverage-grid',
+    method: 'GET',
+    path: '/v1/coverage',
+    auth: 'none',
+    surface: 'json',
+    cache: 'public, max-age=300, s-maxage=300',
+    handle(ctx, deps) {
+      return { status: 200, body: coverageGrid(deps.corpus.current, requireProgram(ctx.query)) };
+    },
+    openapi: {
+      summary: 'Coverage grid for one program: each jurisdiction x subject as verified, sample (only when sample rules are served) or gap',
+      description:
+        'What the coverage explorer (GET /) draws. Program-level rules only; the verified counts equal the manifest\'s coverage.verified.by_state and by_program. ' +
+        'No rule content: a cell\'s rule is read with /v1/pauth-lookup and a key.',
+      tags: ['discovery'],
+      parameters: [programParam],
+      responses: {
+        '200': { description: 'The grid', schema: CoverageGridResponse },
+        '400': { description: 'Missing or invalid program', schema: ErrorBody },
       },
     },
   },

@@ -1,0 +1,56 @@
+// The coverage explorer's grid: for one program, each jurisdiction's status per subject (verified, sample, gap).
+// Derived from the served program-level rules, the same set the manifest's verified coverage counts, so the grid's
+// totals equal coverage.verified.by_state and by_program.
+import { ruleKey, type ReadModel } from '../corpus/read-model.js';
+import {
+  DRUG_CLASSES,
+  DRUG_CLASS_LABELS,
+  JURISDICTIONS,
+  SERVICE_CATEGORIES,
+  SERVICE_CATEGORY_LABELS,
+  type Program,
+  type SubjectKind,
+} from '../domain/vocabulary.js';
+
+export type CellStatus = 'verified' | 'sample' | 'gap';
+
+export interface CoverageGrid {
+  program: Program;
+  served_statuses: string[];
+  subjects: { kind: SubjectKind; code: string; label: string }[];
+  /** One row per jurisdiction; `cells[i]` is the status of `subjects[i]`. */
+  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[] }[];
+  totals: Record<CellStatus, number>;
+}
+
+const SUBJECTS: CoverageGrid['subjects'] = [
+  ...DRUG_CLASSES.map((code) => ({ kind: 'drug' as const, code, label: DRUG_CLASS_LABELS[code] })),
+  ...SERVICE_CATEGORIES.map((code) => ({ kind: 'service' as const, code, label: SERVICE_CATEGORY_LABELS[code] })),
+];
+
+const memo = new WeakMap<ReadModel, Map<Program, CoverageGrid>>();
+
+export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
+  const perModel = memo.get(model) ?? new Map<Program, CoverageGrid>();
+  memo.set(model, perModel);
+  const hit = perModel.get(program);
+  if (hit) return hit;
+  const totals: Record<CellStatus, number> = { verified: 0, sample: 0, gap: 0 };
+  const states = JURISDICTIONS.map((state) => {
+    const cells = SUBJECTS.map(({ kind, code }): CellStatus => {
+      const status = model.rules.get(ruleKey(state, program, kind, code))?.verification.status;
+      return status === 'verified' || status === 'sample' ? status : 'gap';
+    });
+    for (const c of cells) totals[c]++;
+    return {
+      state,
+      name: model.jurisdictions.get(state)?.name ?? state,
+      verified: cells.filter((c) => c === 'verified').length,
+      sample: cells.filter((c) => c === 'sample').length,
+      cells,
+    };
+  });
+  const grid = { program, served_statuses: [...model.servedStatuses], subjects: SUBJECTS, states, totals };
+  perModel.set(program, grid);
+  return grid;
+}
