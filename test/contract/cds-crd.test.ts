@@ -10,19 +10,12 @@ import { expectValidFhir } from '../support/fhir-validate.js';
 import { expectGolden } from '../support/golden.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
+import { infoOf } from '../support/crd-response.js';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The coverage-information sub-extensions of a system action as {url: values}. */
-const info = (action: Any): Record<string, unknown[]> => {
-  const ext = action.resource.extension.find((e: Any) => e.url === CRD_EXT.coverageInformation);
-  const out: Record<string, unknown[]> = {};
-  for (const s of ext.extension) {
-    const v = s.valueCode ?? s.valueString ?? s.valueCanonical ?? s.valueDate ?? s.valueCoding ?? s.valueCodeableConcept ?? s.valueReference ?? s.extension;
-    (out[s.url] ??= []).push(v);
-  }
-  return out;
-};
+const info = infoOf;
 
 describe('CDS Hooks CRD: /v1/cds-services', function () {
   this.timeout(60_000); // the first validation loads the IG packages
