@@ -93,7 +93,7 @@ Load order is given in \`corpus.json\` (\`files\`). Each line of each \`.ndjson\
 | \`verified\` | ${byStatus('verified')} (${programVerified} program-level) | Every claim of the rule rests on the cited official source (national Medicare lists: OPD, DMEPOS, RSNAT; Part D protected classes; the Medicare GLP-1 Bridge; WISeR where the MAC publishes the participant). |
 | \`sample\` | ${byStatus('sample')} | Illustrative rules (realistic, generic criteria for the class or category) and federal rules only partly confirmed. The caveat says which. |
 
-The service serves both and reports the status as \`rule_status\`; \`SERVE_VERIFIED_ONLY=true\` serves verified rules only.
+By default the service serves verified rules only (elsewhere a \`scope_gap\` 404); \`SERVE_SAMPLE_RULES=true\` serves sample rules too, with \`rule_status\` saying which.
 The manifest counts rules per status (\`dataset.rules_by_status\`).
 
 ## Rules

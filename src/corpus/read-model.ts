@@ -54,12 +54,12 @@ export interface ReadModel {
     payerLevel: number;
     byStatus: Readonly<Record<VerificationStatus, number>>;
   };
-  /** The rule statuses this model serves (SERVE_VERIFIED_ONLY narrows them to verified). */
+  /** The rule statuses this model serves (verified only unless SERVE_SAMPLE_RULES=true). */
   readonly servedStatuses: readonly VerificationStatus[];
 }
 
 export interface ReadModelOptions {
-  /** Serve only rules whose status is verified (SERVE_VERIFIED_ONLY); otherwise verified and sample rules. */
+  /** Serve only rules whose status is verified (the default); false with SERVE_SAMPLE_RULES=true: verified and sample rules. */
   verifiedOnly?: boolean;
 }
 

@@ -124,11 +124,11 @@ export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 /**
  * verified: every claim of the document rests on a cited official source a reviewer checked.
  * sample: an illustrative rule (realistic, generic criteria) or one resting on facts not fully confirmed; served
- * unless the server runs with SERVE_VERIFIED_ONLY. draft and retired are stored but never served.
+ * only when the server runs with SERVE_SAMPLE_RULES=true. draft and retired are stored but never served.
  */
 export const VERIFICATION_STATUSES = ['verified', 'sample', 'draft', 'retired'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
-/** The statuses a rule can be served with (rule_status); SERVE_VERIFIED_ONLY narrows this to ['verified']. */
+/** The statuses a rule can be served with (rule_status); by default only 'verified' is served (SERVE_SAMPLE_RULES=true adds 'sample'). */
 export const SERVED_RULE_STATUSES = ['verified', 'sample'] as const;
 export type ServedRuleStatus = (typeof SERVED_RULE_STATUSES)[number];
 
