@@ -12,7 +12,8 @@ import { codeMappings, drugs, events, jurisdictions, payers, topics } from './re
 import { COMPILED_ON, SOURCE_NOTES } from './sources.js';
 import { audit, type AuditLine } from './audit.js';
 import { buildRules } from './facts/build-rules.js';
-import { coverageTable, coverageMarkdown } from './facts/coverage.js';
+import { coverageMarkdown } from './facts/coverage.js';
+import { coverageOf } from '../../src/domain/coverage.js';
 
 // The project root: the nearest folder holding package.json (this file runs from scripts/ under tsx and from
 // dist/scripts/ after the build).
@@ -208,7 +209,7 @@ function main(): void {
   const stats = coverageStats(rules);
   const payerStates = new Set(payerRules.map((r) => r.jurisdiction)).size;
   writeFileSync(join(outDir, 'README.md'), readme(stats, counts, rules, payerRules.length, payerStates, audit(outDir)));
-  const table = coverageTable(rules);
+  const table = coverageOf(rules);
   writeFileSync(join(outDir, 'coverage.json'), JSON.stringify({ facts, factFiles, unusedFacts: report.unused, disputedFacts: report.disputed, demoted: report.demoted.length, ...table }, null, 2) + '\n');
   writeFileSync(join(root, 'docs', 'coverage.md'), coverageMarkdown(table));
 

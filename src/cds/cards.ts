@@ -5,6 +5,7 @@
 // types (CodeSystem temp, _cardType).
 import { CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
 import type { CoverageRuleDoc } from '../domain/documents.js';
+import { sourceLocator } from '../domain/evidence.js';
 import { PROGRAM_LABELS, subjectLabel, type Program } from '../domain/vocabulary.js';
 import { uuidFrom } from '../fhir/ids.js';
 import type { Coding, Resource } from '../fhir/r4.js';
@@ -20,11 +21,6 @@ const TOPIC = {
 
 /** CDS Hooks: summary under 140 characters. */
 const summary = (s: string): string => (s.length < 140 ? s : `${s.slice(0, 136).trimEnd()}...`);
-/** ", <locator>" where curated evidence says where in the source the requirement is stated. */
-const locatorOf = (rule: CoverageRuleDoc): string => {
-  const at = rule.evidence?.find((e) => e.url === rule.source.url)?.locator;
-  return at ? ` (${at})` : '';
-};
 const ref = (r: Resource): string => `${r.resourceType}/${r.id ?? '(no id)'}`;
 const associated = (r: Resource) => ({ 'davinci-crd.associated-resource': [{ reference: ref(r) }] });
 
@@ -67,7 +63,7 @@ export function verdictCard(v: VerdictInput): CdsCard {
     ...(r.paRequired
       ? [`**Decision timeframe:** standard ${rule.turnaround.standardHours} h, expedited ${rule.turnaround.expeditedHours} h${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`]
       : []),
-    sentence(`**Source:** [${rule.source.title}](${rule.source.url})${locatorOf(rule)}, last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}`),
+    sentence(`**Source:** [${rule.source.title}](${rule.source.url})${sourceLocator(rule) ? ` (${sourceLocator(rule)})` : ''}, last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}`),
     `**How the member's plan was identified:** ${v.basis.join('; ')}.`,
   ];
   // A Launch SMART card when DTR applies and a DTR app is configured; otherwise an External Reference card whose

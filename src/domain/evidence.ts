@@ -20,11 +20,13 @@ export function toWireEvidence(rule: Pick<CoverageRuleDoc, 'evidence'>): WireEvi
   }));
 }
 
-/**
- * "Title (publisher), locator, url": the rule's source and, for a rule derived from curated facts, where in that
- * document the requirement is stated.
- */
+/** Where in the rule's source the requirement is stated (rules derived from curated facts), if known. */
+export function sourceLocator(rule: Pick<CoverageRuleDoc, 'source' | 'evidence'>): string | undefined {
+  return rule.evidence?.find((e) => e.url === rule.source.url)?.locator;
+}
+
+/** "Title (publisher), locator, url": the rule's source and where in it the requirement is stated. */
 export function citationLine(rule: Pick<CoverageRuleDoc, 'source' | 'evidence'>): string {
-  const at = rule.evidence?.find((e) => e.url === rule.source.url)?.locator;
+  const at = sourceLocator(rule);
   return `${rule.source.title} (${rule.source.publisher})${at ? `, ${at}` : ''}, ${rule.source.url}`;
 }

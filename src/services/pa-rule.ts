@@ -64,7 +64,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     rule_status: v.status === 'verified' ? 'verified' : 'sample',
     source_title: rule.source.title,
     source_publisher: rule.source.publisher,
-    documentation: distinctItems(r.documentation), // a copy: the wire object never shares the rule's list
+    documentation: [...r.documentation], // the read model serves it distinct and frozen; the wire object gets its own copy
     ...(r.paMode ? { pa_mode: r.paMode } : {}),
     ...(r.newStartsOnly !== undefined ? { new_starts_only: r.newStartsOnly } : {}),
     ...(r.stepTherapy ? { step_therapy: r.stepTherapy } : {}),

@@ -16,8 +16,11 @@ function baseEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
-/** Spawned services serve the sample corpus too (SERVE_SAMPLE_RULES=true) unless the test sets the policy itself. */
-function servingPolicy(env: Record<string, string>): Record<string, string> {
+/**
+ * Test services serve the sample corpus too (SERVE_SAMPLE_RULES=true) unless the test sets the policy itself: spawned
+ * processes here, in-process apps in test-app.ts.
+ */
+export function servingPolicy(env: Record<string, string>): Record<string, string> {
   return 'SERVE_SAMPLE_RULES' in env || 'SERVE_VERIFIED_ONLY' in env ? {} : { SERVE_SAMPLE_RULES: 'true' };
 }
 

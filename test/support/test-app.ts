@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { buildApp, type BuiltApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { servingPolicy } from './spawn.js';
 import { createCorpusHolder } from '../../src/corpus/corpus-holder.js';
 import type { CanonicalDoc } from '../../src/domain/documents.js';
 import type { AppDeps } from '../../src/http/route.js';
@@ -26,8 +27,7 @@ export interface TestApp {
  * test/contract/verified-default.test.ts check the default (verified rules only, 404 elsewhere).
  */
 export function testConfig(env: Record<string, string> = {}): Config {
-  const policySet = 'SERVE_SAMPLE_RULES' in env || 'SERVE_VERIFIED_ONLY' in env;
-  return loadConfig({ PRAUTH_DATA_DIR: '/nonexistent-test-dir', LOG_LEVEL: 'silent', ...(policySet ? {} : { SERVE_SAMPLE_RULES: 'true' }), ...env });
+  return loadConfig({ PRAUTH_DATA_DIR: '/nonexistent-test-dir', LOG_LEVEL: 'silent', ...servingPolicy(env), ...env });
 }
 
 let mongoApps = 0;

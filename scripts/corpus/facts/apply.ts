@@ -5,6 +5,7 @@
 // is served only from a fact: a verified rule without one says that no timeframe was traced (0 h, with that basis),
 // never the generator's assumed clock.
 import type { CoverageRuleDoc, Evidence } from '../../../src/domain/documents.js';
+import { distinctItems } from '../../../src/domain/distinct-items.js';
 import type { Fact } from './load.js';
 
 /** The first day of the current plan year: a source dated before it is served with lowered confidence. */
@@ -115,7 +116,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
       paRequired: mode === 'voluntary' ? false : req.pa_required,
       paType: req.pa_type,
       criteria: req.criteria,
-      documentation: none ? [] : [...new Set(req.documentation ?? [])],
+      documentation: none ? [] : distinctItems(req.documentation ?? []),
       ...(req.pa_mode ? { paMode: req.pa_mode } : {}),
       ...(req.new_starts_only !== undefined ? { newStartsOnly: req.new_starts_only } : {}),
       ...(req.step_therapy && !none ? { stepTherapy: req.step_therapy } : {}),

@@ -1,11 +1,6 @@
-// Verified coverage per jurisdiction x program (program-level rules; 40 subjects each), for the build's
-// docs/coverage.md and fixtures/coverage.json. The CLI's `prauth corpus coverage` computes the same from the store.
-import type { CoverageRuleDoc } from '../../../src/domain/documents.js';
-import { coverageOf, renderCoverageMarkdown, type CoverageTable } from '../../../src/domain/coverage.js';
-
-export function coverageTable(rules: readonly CoverageRuleDoc[]): CoverageTable {
-  return coverageOf(rules);
-}
+// The generated docs/coverage.md: verified coverage per jurisdiction x program (program-level rules; 40 subjects
+// each). `prauth corpus coverage` prints the same table from a store; both use src/domain/coverage.ts.
+import { renderCoverageMarkdown, type CoverageTable } from '../../../src/domain/coverage.js';
 
 export function coverageMarkdown(t: CoverageTable): string {
   return `# Verified coverage (generated)

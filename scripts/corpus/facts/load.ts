@@ -55,6 +55,8 @@ export interface Fact {
 export interface LoadedFacts {
   facts: Fact[];
   files: string[];
+  /** Every non-government host a source may be on: official-domains.yaml plus the files' accepted vendor_domains. */
+  hosts: string[];
   errors: string[];
 }
 
@@ -112,6 +114,7 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
   const facts: Fact[] = [];
   const files = factFiles(dir);
   let listed: string[] = [];
+  const vendors: string[] = [];
   const domainsFile = join(dir, 'official-domains.yaml');
   if (existsSync(domainsFile)) {
     const raw: unknown = parseYaml(readFileSync(domainsFile, 'utf8'));
@@ -142,7 +145,7 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
     for (const v of file.vendor_domains ?? []) {
       const namer = new URL(v.named_by).hostname;
       if (!isGovernmentHost(namer)) errors.push(`${where}: vendor domain ${v.host} is named by ${namer}, which is not a government host`);
-      else allowed.push(v.host);
+      else { allowed.push(v.host); vendors.push(v.host); }
     }
 
     const sources = new Map<string, FactSource>();
@@ -203,5 +206,5 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
       });
     }
   }
-  return { facts, files: files.map((f) => relative(root, f)), errors };
+  return { facts, files: files.map((f) => relative(root, f)), hosts: [...listed, ...vendors], errors };
 }

@@ -2,13 +2,13 @@
 // Strict (no unknown keys) so that a misspelt field fails the build instead of being silently ignored.
 import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES } from '../../../src/domain/vocabulary.js';
 import { PA_MODES } from '../../../src/domain/documents.js';
+import { submissionSchema } from '../../../src/ingest/schemas/index.js';
 
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
 // http:// is accepted: a source is cited at the address it was read from, never rewritten to one not seen.
 const url = { type: 'string', pattern: '^https?://[^\\s]+$', maxLength: 2048 } as const;
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
 const slug = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,80}$' } as const;
-const phone = { type: 'string', pattern: '^[0-9+() .-]{7,30}$' } as const;
 
 const vendorDomain = {
   type: 'object',
@@ -52,18 +52,7 @@ const fact = {
         new_starts_only: { type: 'boolean' },
       },
     },
-    submission: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['channel', 'target'],
-      properties: {
-        channel: { enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
-        target: text(500),
-        url,
-        phone,
-        fax: phone,
-      },
-    },
+    submission: submissionSchema,
     clock: {
       type: 'object',
       additionalProperties: false,

@@ -38,6 +38,22 @@ const contact = {
   },
 } as const;
 
+const phoneNumber = { type: 'string', pattern: '^[0-9+() .-]{7,30}$' } as const;
+
+/** Where a PA request goes: one schema for ingested rules and for the curated facts they are derived from. */
+export const submissionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['channel', 'target'],
+  properties: {
+    channel: { type: 'string', enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
+    target: text(500),
+    url: httpsUrl,
+    fax: phoneNumber,
+    phone: phoneNumber,
+  },
+} as const;
+
 const codeRef = {
   type: 'object',
   additionalProperties: false,
@@ -95,18 +111,7 @@ export const coverageRuleSchema = {
         },
       },
     },
-    submission: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['channel', 'target'],
-      properties: {
-        channel: { type: 'string', enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
-        target: text(500),
-        url: httpsUrl,
-        fax: { type: 'string', pattern: '^[0-9+() .-]{7,30}$' },
-        phone: { type: 'string', pattern: '^[0-9+() .-]{7,30}$' },
-      },
-    },
+    submission: submissionSchema,
     turnaround: {
       type: 'object',
       additionalProperties: false,
