@@ -117,6 +117,21 @@ describe('property fuzz: no input gives a 5xx or hangs (every body and every que
     expect(failures).to.deep.equal([]);
   });
 
+  it('when an element becomes an object keyed by Object.prototype member names, then FHIR operations and CDS services answer below 500', async () => {
+    // A fuzz counterexample ({"toString": false} in a PAS Bundle) once reached a definitions lookup by key and was a 500.
+    const keys = ['toString', 'constructor', 'valueOf', 'hasOwnProperty', '__proto__'];
+    for (const [id, make] of Object.entries(EXAMPLES)) {
+      const r = t.app.routes.find((x) => x.id === id);
+      if (!r) continue;
+      const base = make();
+      const all = paths(base);
+      for (let i = 0; i < all.length; i += 7) {
+        for (const k of keys) await send(r, 'state=TX&program=part_d', replaceAt(base, all[i]!, JSON.parse(`{"${k}": false}`) as Json));
+      }
+    }
+    expect(failures).to.deep.equal([]);
+  });
+
   it('when all of this has run, then the heap has not grown without bound', () => {
     global.gc?.();
     expect(process.memoryUsage().heapUsed).to.be.lessThan(1.5 * 1024 ** 3);

@@ -91,7 +91,8 @@ function elementOf(typeName: string, key: string): { type: string; list: boolean
     const base = elementOf(typeName, key.slice(1));
     return base && !isComplexType(base.type) ? { type: 'Element', list: base.list } : undefined;
   }
-  const el = elements[key];
+  // Own properties only: a body's key such as "toString" or "constructor" must not find Object.prototype's members.
+  const el = Object.hasOwn(elements, key) ? elements[key] : undefined;
   if (el) return el.type.length === 1 ? { type: el.type[0]!.code, list: el.isArray === true } : undefined;
   for (const [name, choice] of Object.entries(elements)) {
     if (!name.endsWith('[x]') || !key.startsWith(name.slice(0, -3))) continue;
