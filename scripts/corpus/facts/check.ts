@@ -1,0 +1,37 @@
+// A curator's check of the fact files (corpus/facts/FORMAT.md), without writing anything:
+//   npx tsx scripts/corpus/facts/check.ts [XX ...]
+// Prints every problem of the fact files (all of them: one broken file fails the build for everyone), then, per named
+// state (or every state with a fact file), how many program-level rules the facts make verified and how many use a
+// fact but are not verified yet (awaiting a second read, a submission route or a scope basis). Exit 1 on a problem.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PROGRAMS } from '../../../src/domain/vocabulary.js';
+import { payerLevelRules, programLevelRules } from '../rules.js';
+import { applyFacts } from './apply.js';
+import { loadFacts } from './load.js';
+
+let root = dirname(fileURLToPath(import.meta.url));
+while (!existsSync(join(root, 'package.json'))) root = dirname(root);
+
+const loaded = loadFacts(join(root, 'corpus', 'facts'), root);
+const { rules, report } = applyFacts([...programLevelRules(), ...payerLevelRules()], loaded.facts);
+const problems = [...loaded.errors, ...report.errors];
+for (const p of problems) console.log(`problem: ${p}`);
+
+const wanted = process.argv.slice(2).map((s) => s.toUpperCase());
+const states = wanted.length ? wanted : [...new Set(loaded.facts.map((f) => f.file))].filter((s) => s !== 'national').sort();
+for (const st of states) {
+  const mine = rules.filter((r) => !r.payer && r.jurisdiction === st);
+  const cells = PROGRAMS.map((p) => {
+    const ofP = mine.filter((r) => r.program === p);
+    const verified = ofP.filter((r) => r.verification.status === 'verified' && (r.evidence?.length ?? 0) > 0).length;
+    const partial = ofP.filter((r) => r.verification.status !== 'verified' && (r.evidence?.length ?? 0) > 0).length;
+    return `${p} ${verified}${partial ? ` (+${partial} not yet)` : ''}`;
+  });
+  console.log(`${st}: ${cells.join(', ')}`);
+}
+const disputed = report.disputed.filter((d) => !wanted.length || wanted.some((s) => d.includes(`/${s}.yaml`)));
+if (disputed.length) console.log(`disputed (not applied): ${disputed.join(', ')}`);
+console.log(`${problems.length} problem(s); ${report.verified} verified rules overall`);
+process.exit(problems.length ? 1 : 0);
