@@ -91,7 +91,7 @@ Load order is given in \`corpus.json\` (\`files\`). Each line of each \`.ndjson\
 
 | Status | Rules | Meaning |
 |---|---|---|
-| \`verified\` | ${byStatus('verified')} (${programVerified} program-level) | Every claim of the rule rests on the cited official source (national Medicare lists: OPD, DMEPOS, RSNAT; Part D protected classes; the Medicare GLP-1 Bridge; WISeR where the MAC publishes the participant). |
+| \`verified\` | ${byStatus('verified')} (${programVerified} program-level) | Every claim of the rule rests on curated facts (corpus/facts) read from official sources by one reader and confirmed by a second; docs/coverage.md counts them per state and program. |
 | \`sample\` | ${byStatus('sample')} | Illustrative rules (realistic, generic criteria for the class or category) and federal rules only partly confirmed. The caveat says which. |
 
 By default the service serves verified rules only (elsewhere a \`scope_gap\` 404); \`SERVE_SAMPLE_RULES=true\` serves sample rules too, with \`rule_status\` saying which.
