@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import typeis from 'type-is';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { ApiError, badRequest } from './http/api-error.js';
+import { ApiError, badRequest } from './domain/api-error.js';
 import {
   CORS_HEADERS,
   PREFLIGHT_HEADERS,
@@ -17,10 +17,10 @@ import {
   runRoute,
   writeResult,
 } from './http/pipeline.js';
-import type { AppDeps, RouteDef, Surface } from './http/route.js';
+import type { AppDeps, RouteDef, Surface } from './api/route.js';
 import { allRoutes } from './http/routes/index.js';
 import { loadPages, servePage } from './http/static-pages.js';
-import { FHIR_DECLS } from './fhir/registry.js';
+import { FHIR_DECLS } from './api/registry.js';
 import { accessLoggerOf } from './logger.js';
 
 export interface BuiltApp {

@@ -13,12 +13,12 @@ import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js
 import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import { recoverIngests } from './ingest/journal.js';
 import { withRecordsFile } from './ingest/records-file.js';
-import type { AppDeps } from './http/route.js';
+import type { AppDeps } from './api/route.js';
 import { ingestRecords, runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createAuthThrottle } from './services/auth-throttle.js';
 import { createClientService } from './services/clients.js';
-import { servedResourceTypes } from './fhir/registry.js';
+import { servedResourceTypes } from './api/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';

@@ -4,7 +4,7 @@ import type {
 } from '../../src/domain/documents.js';
 import type { DrugClass, Program, ServiceCategory } from '../../src/domain/vocabulary.js';
 import { MCO_PAYERS, NATIONAL_PAYERS } from './payers.js';
-import { BUILTIN_RANGES } from '../../src/services/resolve-code.js';
+import { BUILTIN_RANGES } from '../../src/corpus/resolve-code.js';
 import { DMEPOS_LIST, WISER_ROUTES } from './rules.js';
 import { COMPILED_ON, SRC } from './sources.js';
 import { STATES, WISER_STATES, ffsDominant } from './states.js';

@@ -4,6 +4,12 @@
 // invalid (that 400 comes after); a value that is not a state or program names nothing and is left to the 400.
 import { isJurisdiction, normalizeProgram, type Program } from './vocabulary.js';
 
+/** The states and programs a request, an answer or a subscription covers (one shape for every layer). */
+export interface Scope {
+  states: string[];
+  programs: string[];
+}
+
 export interface NamedScope {
   states: string[];
   programs: Program[];
@@ -24,7 +30,7 @@ export function namedScope(raw: { states?: readonly unknown[]; programs?: readon
 
 type AnyScope = { states?: readonly string[]; programs?: readonly string[] };
 /** Two named scopes as one. */
-export const mergeScopes = (a: AnyScope, b: AnyScope): { states: string[]; programs: string[] } => ({
+export const mergeScopes = (a: AnyScope, b: AnyScope): Scope => ({
   states: [...new Set([...(a.states ?? []), ...(b.states ?? [])])],
   programs: [...new Set([...(a.programs ?? []), ...(b.programs ?? [])])],
 });

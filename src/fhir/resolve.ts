@@ -4,7 +4,7 @@
 import { ruleKey, payerRuleKey, type ReadModel } from '../corpus/read-model.js';
 import type { CoverageRuleDoc, JurisdictionDoc, PayerDoc } from '../domain/documents.js';
 import { isJurisdiction, normalizeProgram, type Program, type ServiceCategory, type SubjectKind } from '../domain/vocabulary.js';
-import { CODE_PATTERN, resolveCode, type CodeResolution } from '../services/resolve-code.js';
+import { CODE_PATTERN, resolveCode, type CodeResolution } from '../corpus/resolve-code.js';
 import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS, SOPT_SYSTEMS } from '../../fhir-profiles/canonicals.js';
 import type { Address, Bundle, Coding, Coverage, Medication, OrderResource, Organization, Patient, Reference, Resource, DomainResource } from './r4.js';
 

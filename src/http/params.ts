@@ -3,7 +3,7 @@
 import { namedScope, type NamedScope } from '../domain/named-scope.js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program } from '../domain/vocabulary.js';
 import type { SubjectQuery } from '../services/lookup.js';
-import { badRequest } from './api-error.js';
+import { badRequest } from '../domain/api-error.js';
 
 /** One value of a parameter; a repeated parameter is an error, not a silent pick. */
 export function single(q: URLSearchParams, name: string): string | undefined {

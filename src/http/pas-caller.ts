@@ -2,7 +2,8 @@
 // of the subscription (the fallback when a bundle names none), and the scope check to run before storing.
 import type { Program } from '../domain/vocabulary.js';
 import type { PasCaller } from '../services/pas/pas-service.js';
-import type { Principal, RequestContext } from './route.js';
+import type { RequestContext } from '../api/route.js';
+import type { Principal } from '../domain/principal.js';
 
 /** `key:<id>` for an API key, `client:<id>` for a registered client (SMART backend or CDS EHR), `operator` for the local operator. */
 export function ownerOf(p: Principal | undefined): string {

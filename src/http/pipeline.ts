@@ -5,9 +5,10 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { checkBody, type BodyKind, type BodyVerdict } from '../fhir/shape/check-body.js';
-import { ApiError, BodyShapeError, forbidden, unauthorized } from './api-error.js';
+import { ApiError, BodyShapeError, forbidden, unauthorized } from '../domain/api-error.js';
 import { publicBaseOf } from './base-url.js';
-import type { AppDeps, HttpResult, Principal, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from './route.js';
+import type { AppDeps, HttpResult, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from '../api/route.js';
+import type { Principal } from '../domain/principal.js';
 import { holderWord, isSubscribed } from '../domain/principal.js';
 import { grants, scopesFor } from '../domain/smart-scopes.js';
 import { tooManyRequests } from '../services/access-gate.js';
@@ -309,7 +310,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
           'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${needed.join(' ')}"`,
         });
       }
-      Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
+      Object.assign(extraHeaders, await deps.gate.admit(principal, route.group));
     }
     const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
     // Scope before anything else is checked or read: what the request names (its parameters, path, hints, canonicals

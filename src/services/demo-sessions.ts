@@ -4,8 +4,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { COLLECTIONS } from '../store/collections.js';
 import type { DocumentStore } from '../store/port.js';
-import type { DemoPrincipal } from '../http/route.js';
-import type { LimitDecision, RateLimits } from './rate-limits.js';
+import type { DemoPrincipal } from '../domain/principal.js';
+import type { RateLimits } from './rate-limits.js';
+import type { LimitDecision } from '../domain/limits.js';
 
 export interface DemoSessionDoc {
   /** SHA-256 (hex) of the session id; the id itself is never stored. */

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DTR_PROFILE, PAS_PROFILE } from '../../fhir-profiles/canonicals.js';
 import { loadConfig } from '../../src/config.js';
-import { CDS_SERVICES, FHIR_DECLS } from '../../src/fhir/registry.js';
+import { CDS_SERVICES, FHIR_DECLS } from '../../src/api/registry.js';
 import { isDefinedElement } from '../../src/fhir/shape/json-shape.js';
 import { isRead, type ReadSet } from '../../src/fhir/shape/reads.js';
 import { createLogger } from '../../src/logger.js';

@@ -4,7 +4,7 @@
 // declares the scope its parameters name (RouteDef.scope) and the pipeline authorizes it before the handler runs.
 import { expect } from 'chai';
 import request from 'supertest';
-import type { RouteDef } from '../../src/http/route.js';
+import type { RouteDef } from '../../src/api/route.js';
 import { example, fhirCorpus } from '../support/fhir-corpus.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { coverageInformationProblems, reason, toCoverageInformation, type CoverageVerdict } from '../../src/cds/coverage-info.js';
+import { coverageInformationProblems, reason, toCoverageInformation, type CoverageVerdict } from '../../src/fhir/crd/coverage-info.js';
 import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CanonicalDoc, CodeMappingDoc, CoverageRuleDoc, DrugCrosswalkDoc, PayerDoc } from '../../src/domain/documents.js';
 import { restrictionsOf, tierOf } from '../../src/fhir/formulary.js';

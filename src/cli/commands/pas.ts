@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../config.js';
 import { createCorpusHolder } from '../../corpus/corpus-holder.js';
 import { parseDecision, parseYear } from '../../http/routes/pas-admin-routes.js';
-import { ApiError } from '../../http/api-error.js';
+import { ApiError } from '../../domain/api-error.js';
 import { createOutbox } from '../../services/outbox.js';
 import type { MetricsReport } from '../../services/pas/metrics.js';
 import { createPasService, type PasService, type QueueEntry } from '../../services/pas/pas-service.js';

@@ -1,11 +1,11 @@
 // Endpoints 16 and 17: CDS Hooks discovery and the CRD services, generated from the registry.
-import type { CdsHookRequest } from '../../cds/types.js';
+import type { CdsHookRequest } from '../../fhir/crd/types.js';
 import { namedScope } from '../../domain/named-scope.js';
 import { isFailure } from '../../fhir/outcome.js';
-import { buildCdsDiscovery, CDS_SERVICES, parseHints, type CdsServiceDecl } from '../../fhir/registry.js';
-import { badRequest } from '../api-error.js';
+import { buildCdsDiscovery, CDS_SERVICES, parseHints, type CdsServiceDecl } from '../../api/registry.js';
+import { badRequest } from '../../domain/api-error.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
-import type { RequestContext, RouteDef, ScopeRequest } from '../route.js';
+import type { RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 import { answer, opEnv, toApiError } from './fhir-routes.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

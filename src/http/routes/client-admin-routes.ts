@@ -2,9 +2,9 @@
 // Same access as the key endpoints: an admin key, or the local CLI's operator token.
 import type { ClientKind } from '../../domain/principal.js';
 import type { CreateClientOptions } from '../../services/clients.js';
-import { ApiError, badRequest, notFound } from '../api-error.js';
+import { ApiError, badRequest, notFound } from '../../domain/api-error.js';
 import { ErrorBody } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 import { parseCreateKey } from './admin-routes.js';
 
 export function parseCreateClient(body: unknown): CreateClientOptions {

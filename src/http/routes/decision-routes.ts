@@ -7,8 +7,8 @@ import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type Member
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
 import { toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
-import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../services/resolve-code.js';
-import { ApiError, badRequest } from '../api-error.js';
+import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
+import { ApiError, badRequest } from '../../domain/api-error.js';
 import {
   ActionPlanResponse,
   ComparePayersResponse,
@@ -21,7 +21,7 @@ import {
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
 import { namedInQuery, optionalSubject, parseDrug, parseProgram, parseService, requireProgram, requireState, requireSubject, single } from '../params.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 // ---- compare -------------------------------------------------------------------------------------------------------
 export const STATES_PATTERN = /^[A-Z]{2}(,[A-Z]{2}){1,9}$/;

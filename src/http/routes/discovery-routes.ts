@@ -1,6 +1,6 @@
 // Endpoints 7, 8, 9: public discovery (no key). Cache lifetimes per spec 4.3 rule 7. Plus the coverage grid the
 // explorer page draws (additive, public like lookup-options and the manifest it refines).
-import { badRequest } from '../api-error.js';
+import { badRequest } from '../../domain/api-error.js';
 import { coverageGrid } from '../../services/coverage-grid.js';
 import { lookupOptions } from '../../services/lookup-options.js';
 import { buildManifest } from '../../services/manifest.js';
@@ -8,7 +8,7 @@ import { listStates, stateDetail } from '../../services/states.js';
 import { programParam, stateParam } from '../openapi-params.js';
 import { CoverageGridResponse, ErrorBody, LookupOptionsResponse, ManifestResponse, StateDetailResponse, StatesListResponse } from '../openapi-schemas.js';
 import { requireProgram, requireState, single, parseState } from '../params.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 export const discoveryRoutes: RouteDef[] = [
   {

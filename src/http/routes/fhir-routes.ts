@@ -4,13 +4,13 @@ import { isSubscribed } from '../../domain/principal.js';
 import { isJurisdiction, isProgram } from '../../domain/vocabulary.js';
 import { mergeScopes, namedScope } from '../../domain/named-scope.js';
 import type { ExplicitHints } from '../../fhir/resolve.js';
-import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
-import { smartNeedOf } from '../../fhir/smart.js';
+import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../api/registry.js';
+import { smartNeedOf } from '../../api/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
 import { publicBaseOf } from '../base-url.js';
-import { ApiError, badRequest } from '../api-error.js';
-import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../route.js';
+import { ApiError, badRequest } from '../../domain/api-error.js';
+import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 
 const resourceSchema = (resourceType: string) => ({
   type: 'object',

@@ -2,9 +2,9 @@
 // ClaimResponse version, announced to the submitter's subscriptions), one stored request with its decision
 // history, and the CMS-0057-F metrics. An admin key or the local operator token (the CLI goes through here while a
 // server holds the data directory).
-import { ApiError, badRequest, notFound } from '../api-error.js';
+import { ApiError, badRequest, notFound } from '../../domain/api-error.js';
 import { ErrorBody, isoMs } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 const str = { type: 'string' };

@@ -7,7 +7,7 @@ import { PART_D_PROTECTED_DRUG_CLASSES, PROGRAM_LABELS, subjectLabel, type DrugC
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from '../lookup.js';
 import { formatHours, toPaRule, type PaRule } from '../pa-rule.js';
-import type { CodeResolution } from '../resolve-code.js';
+import type { CodeResolution } from '../../corpus/resolve-code.js';
 import { FACT_CONFIDENCE, UNCONFIRMED_CAVEAT, ladderFor, type AppealLadder, type Citation, type FactStatus } from './appeal-ladders.js';
 import { rankActions, type ActionKind, type MemberContext, type RuleFacts, type ScoredAction, type Signal, type NotApplicable } from './rank-actions.js';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { CorpusHolder } from '../../corpus/corpus-holder.js';
 import type { Program } from '../../domain/vocabulary.js';
 import { stableStringify } from '../../domain/stable-json.js';
-import type { Scope } from '../../fhir/decl-types.js';
+import type { Scope } from '../../domain/named-scope.js';
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import {
   claimCancelled,

@@ -2,12 +2,13 @@
 // RESTful read/search of the usdf-server capability (InsurancePlan, Basic, MedicationKnowledge, Location), public
 // while FORMULARY_PUBLIC is on. Search parameters are exactly those of the IG's usdf-server CapabilityStatement.
 import { USDF_CAPABILITY, USDF_EXT, USDF_PROFILE, USDF_SP } from '../../../fhir-profiles/canonicals.js';
-import { parseStateProgram, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult, type Scope } from '../decl-types.js';
-import { toFormularyBundle } from '../formulary.js';
-import { isFailure } from '../outcome.js';
-import type { Basic, CodeableConcept, InsurancePlan, Location, MedicationKnowledge, Resource } from '../r4.js';
+import { parseStateProgram, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../decl-types.js';
+import type { Scope } from '../../domain/named-scope.js';
+import { toFormularyBundle } from '../../fhir/formulary.js';
+import { isFailure } from '../../fhir/outcome.js';
+import type { Basic, CodeableConcept, InsurancePlan, Location, MedicationKnowledge, Resource } from '../../fhir/r4.js';
 import { runSearch, type DateValue, type IndexedParam, type SearchSpec, type TokenValue } from '../search.js';
-import { usdfIndex, type UsdfResource } from '../usdf/resources.js';
+import { usdfIndex, type UsdfResource } from '../../fhir/usdf/resources.js';
 
 const formulary: FhirPathDecl = {
   kind: 'path',

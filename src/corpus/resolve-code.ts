@@ -4,7 +4,7 @@
 // The ranges are documented in docs/decision-support.md; keep the two in step.
 import type { CodeMappingDoc } from '../domain/documents.js';
 import { isServiceCategory, type ServiceCategory } from '../domain/vocabulary.js';
-import type { ReadModel } from '../corpus/read-model.js';
+import type { ReadModel } from './read-model.js';
 
 export type CodeSystem = 'CPT' | 'HCPCS';
 

@@ -4,8 +4,8 @@
 // ignored and left out of the self link, or a 400 with `Prefer: handling=strict`. Generic: a declaration gives
 // its parameters (name, type, how to read the values from a resource) and its includes.
 import type { OpEnv, OpResult, SearchInput, SearchParamDecl } from './decl-types.js';
-import type { Failure } from './outcome.js';
-import type { Bundle, BundleEntry, Resource } from './r4.js';
+import type { Failure } from '../fhir/outcome.js';
+import type { Bundle, BundleEntry, Resource } from '../fhir/r4.js';
 
 export type TokenValue = { system?: string; code: string };
 export type DateValue = { start?: string; end?: string };

@@ -4,13 +4,13 @@
 // cannot answer: a card saying why and, on the primary hooks (appointment-book, order-sign, order-dispatch), coverage
 // information saying `conditional` with that reason (2.0.1 has no `indeterminate`). Pure: the read model and the
 // gathered hook data in, the response out.
-import type { ReadModel } from '../corpus/read-model.js';
-import type { CoverageRuleDoc } from '../domain/documents.js';
-import { PROGRAM_LABELS } from '../domain/vocabulary.js';
-import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../fhir-profiles/canonicals.js';
-import { isoDate, questionnaireUrl, questionnaireVersion, shortHash } from '../fhir/ids.js';
-import type { Coverage, Extension, Organization, Patient, Reference, Resource } from '../fhir/r4.js';
-import { coverageOf, requestCodings, resolveCoverageContext, resolveRule, type CoverageContext, type ExplicitHints } from '../fhir/resolve.js';
+import type { ReadModel } from '../../corpus/read-model.js';
+import type { CoverageRuleDoc } from '../../domain/documents.js';
+import { PROGRAM_LABELS } from '../../domain/vocabulary.js';
+import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../../fhir-profiles/canonicals.js';
+import { isoDate, questionnaireUrl, questionnaireVersion, shortHash } from '../ids.js';
+import type { Coverage, Extension, Organization, Patient, Reference, Resource } from '../r4.js';
+import { coverageOf, requestCodings, resolveCoverageContext, resolveRule, type CoverageContext, type ExplicitHints } from '../resolve.js';
 import { externalReferenceCard, limitsCard, unresolvedCard, verdictCard } from './cards.js';
 import { reason, toCoverageInformation, type CoverageDetail, type CoverageVerdict } from './coverage-info.js';
 import { EVALUATED_TYPES, isResource, type HookData } from './hook-data.js';

@@ -3,8 +3,8 @@
 // context Bundles) as one resolver. When something needed is missing and the request gives `fhirServer` plus
 // `fhirAuthorization`, it is read from the EHR through the EhrReader port, all reads under one deadline.
 // Never throws on odd data: a value of the wrong shape is skipped.
-import type { Bundle, Reference, Resource } from '../fhir/r4.js';
-import { bundleLookup, type Lookup } from '../fhir/resolve.js';
+import type { Bundle, Reference, Resource } from '../r4.js';
+import { bundleLookup, type Lookup } from '../resolve.js';
 import type { CdsHookRequest, CrdHook } from './types.js';
 
 /** Reads from the EHR's FHIR server with the token the EHR gave (one deadline for the whole hook call). */

@@ -2,8 +2,8 @@
 // recommends and the public CRD test kit validates): a builder from our verdict, and a checker of the 2.0.1 value
 // sets, cardinalities and invariants crd-ci-q1..q5 (plus the reason rules 2.2 adds, which 2.0.1 data also meets),
 // used by the tests on every emission. Where CRD 2.2 differs, docs/fhir.md says how.
-import { CRD_EXT } from '../../fhir-profiles/canonicals.js';
-import type { CodeableConcept, Coding, Extension, Reference } from '../fhir/r4.js';
+import { CRD_EXT } from '../../../fhir-profiles/canonicals.js';
+import type { CodeableConcept, Coding, Extension, Reference } from '../r4.js';
 
 /** CRD 2.0.1 ValueSet coverageInfo: no `indeterminate` (2.2 added it). */
 export type Covered = 'covered' | 'not-covered' | 'conditional';

@@ -2,8 +2,8 @@
 // (the id-only notification focus), and Subscriptions for pended results (R4 Subscriptions Backport).
 import { PAS_OPERATION, PAS_PROFILE, PAS_SUBSCRIPTION_TOPIC, SUBSCRIPTION_TOPIC_CANONICAL_EXT } from '../../../fhir-profiles/canonicals.js';
 import { queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl } from '../decl-types.js';
-import { isFailure } from '../outcome.js';
-import { PAS_READS, SUBSCRIPTION_READS } from '../shape/reads.js';
+import { isFailure } from '../../fhir/outcome.js';
+import { PAS_READS, SUBSCRIPTION_READS } from '../../fhir/shape/reads.js';
 
 const hintParams = [
   { name: 'state', description: 'Optional: the member state (else the claim jurisdiction, the patient address, the payer, or the key subscription when it names one state)' },

@@ -1,5 +1,5 @@
 // CDS Hooks 1.0 request/response shapes (with the CRD 2.2 extensions we read and write).
-import type { Bundle, Resource } from '../fhir/r4.js';
+import type { Bundle, Resource } from '../r4.js';
 
 /** The six hooks CRD defines. */
 export const CRD_HOOKS = ['order-sign', 'order-select', 'order-dispatch', 'appointment-book', 'encounter-start', 'encounter-discharge'] as const;

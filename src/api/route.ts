@@ -9,10 +9,11 @@ import type { DocumentStore } from '../store/port.js';
 import type { KeyService } from '../services/keys.js';
 import type { ClientService } from '../services/clients.js';
 import type { AuthThrottle } from '../services/auth-throttle.js';
-import type { DemoPrincipal, Principal } from '../domain/principal.js';
+import type { Principal } from '../domain/principal.js';
 import type { SmartNeed } from '../domain/smart-scopes.js';
 import type { IngestProgress, IngestReport, IngestSource } from '../ingest/run-ingest.js';
-import type { IssueOutcome } from '../services/demo-sessions.js';
+import type { DemoSessionService } from '../services/demo-sessions.js';
+import type { AccessGate } from '../services/access-gate.js';
 import type { UsageMeter } from '../services/usage.js';
 import type { PasService } from '../services/pas/pas-service.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
@@ -26,9 +27,6 @@ import type { ReadSet } from '../fhir/shape/reads.js';
 
 export type Surface = 'json' | 'fhir' | 'cds';
 
-// Principal types live in domain/ (below http/); re-exported here for the code that imports them from the route table.
-export type { SmartNeed } from '../domain/smart-scopes.js';
-export type { ClientPrincipal, DemoPrincipal, KeyPrincipal, OperatorPrincipal, Principal } from '../domain/principal.js';
 
 export interface ScopeRequest {
   states?: readonly string[];
@@ -66,19 +64,6 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-/**
- * Access control beyond "is this a valid key": subscription groups, rate limits, usage metering.
- * Returns extra response headers (rate-limit state) or throws an ApiError (403/429).
- */
-export interface AccessGate {
-  admit(principal: Principal, group: EndpointGroup, route: RouteDef): Promise<Record<string, string>>;
-}
-
-export interface DemoSessions {
-  verify(id: string): Promise<DemoPrincipal | null>;
-  issue(clientAddress: string, now: Date): Promise<IssueOutcome>;
-}
-
 export interface AppDeps {
   config: Config;
   store: DocumentStore;
@@ -91,7 +76,7 @@ export interface AppDeps {
   log: Logger;
   now: () => Date;
   gate: AccessGate;
-  demo: DemoSessions;
+  demo: DemoSessionService;
   usage: UsageMeter;
   /** Runs an ingest in this process (the admin interface and the CLI through a running server use it). */
   ingest: (source: IngestSource, onProgress?: IngestProgress) => Promise<IngestReport>;

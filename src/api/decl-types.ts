@@ -3,15 +3,16 @@
 // assembles them.
 import type { ReadModel } from '../corpus/read-model.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
-import type { CdsHookRequest, CdsResponse, CrdHook } from '../cds/types.js';
+import type { Scope } from '../domain/named-scope.js';
+import type { CdsHookRequest, CdsResponse, CrdHook } from '../fhir/crd/types.js';
 import type { EhrFetcher } from '../services/ehr-fetch.js';
-import type { Failure } from './outcome.js';
-import type { Bundle, CapabilityStatementResource, Resource } from './r4.js';
-import type { ExplicitHints } from './resolve.js';
+import type { Failure } from '../fhir/outcome.js';
+import type { Bundle, CapabilityStatementResource, Resource } from '../fhir/r4.js';
+import type { ExplicitHints } from '../fhir/resolve.js';
 import type { PasCaller, PasService } from '../services/pas/pas-service.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
-import type { BodyWarning } from './shape/check-body.js';
-import type { ReadSet } from './shape/reads.js';
+import type { BodyWarning } from '../fhir/shape/check-body.js';
+import type { ReadSet } from '../fhir/shape/reads.js';
 
 export interface OpInput {
   params: Readonly<Record<string, string>>;
@@ -36,10 +37,6 @@ export interface OpEnv {
   cds: { ehr: EhrFetcher; dtrLaunchUrl?: string; subscriptionDefault: ExplicitHints };
   /** Whether the caller's subscription covers a scope (always true on public routes): searches drop what it does not. */
   inScope(scope: Scope): boolean;
-}
-export interface Scope {
-  states: string[];
-  programs: string[];
 }
 /** A run's answer: the resource, and the scope the caller's key must cover (checked before anything is sent). */
 export type OpResult<B = Resource> = { body: B; scope?: Scope; status?: 200 | 201; headers?: Record<string, string> } | Failure;

@@ -1,11 +1,11 @@
 // The CDS Hooks services (Da Vinci CRD), declared once; discovery, routes and OpenAPI are generated from here.
 // Prefetch templates use root-level context tokens only (CDS Hooks; CRD#296): patient, coverage and, per hook, the
 // encounter or the order being dispatched. Whatever a client does not prefetch is read from its FHIR server.
-import type { CdsServiceDecl } from '../fhir/decl-types.js';
-import { runCoverageRequirements } from './crd.js';
+import type { CdsServiceDecl } from './decl-types.js';
+import { runCoverageRequirements } from '../fhir/crd/crd.js';
 import { CRD_READS } from '../fhir/shape/reads.js';
-import { gatherHookData } from './hook-data.js';
-import type { CrdHook } from './types.js';
+import { gatherHookData } from '../fhir/crd/hook-data.js';
+import type { CrdHook } from '../fhir/crd/types.js';
 
 const PATIENT = { patient: 'Patient/{{context.patientId}}' };
 const COVERAGE = { coverage: 'Coverage?patient={{context.patientId}}&status=active' };

@@ -3,7 +3,7 @@
 // from the declarations (src/fhir/registry.ts passes them in), so the routes and what is advertised cannot drift.
 import type { SmartNeed } from '../domain/smart-scopes.js';
 import type { FhirDecl } from './decl-types.js';
-import type { CapabilityStatement } from './r4.js';
+import type { CapabilityStatement } from '../fhir/r4.js';
 
 type CapabilityStatementRestSecurity = NonNullable<NonNullable<CapabilityStatement['rest']>[number]['security']>;
 

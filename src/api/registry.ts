@@ -5,17 +5,17 @@
 import { CAPABILITY_STATIC } from '../../capability/capability-statement.js';
 import { CDS_SERVICE_TEXT, CRD_CONFIGURATION_OPTIONS } from '../../capability/cds-services.js';
 import { CRD_VERSION } from '../../fhir-profiles/canonicals.js';
-import { CDS_SERVICES } from '../cds/services.js';
-import type { CdsServiceDescription } from '../cds/types.js';
+import { CDS_SERVICES } from './cds-services.js';
+import type { CdsServiceDescription } from '../fhir/crd/types.js';
 import { today, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv } from './decl-types.js';
-import { DTR_DECLS } from './decls/dtr.js';
-import { FORMULARY_DECLS } from './decls/formulary.js';
-import { PAS_DECLS } from './decls/pas.js';
-import type { CapabilityStatement, CapabilityStatementResource } from './r4.js';
+import { DTR_DECLS } from './fhir/dtr.js';
+import { FORMULARY_DECLS } from './fhir/formulary.js';
+import { PAS_DECLS } from './fhir/pas.js';
+import type { CapabilityStatement, CapabilityStatementResource } from '../fhir/r4.js';
 import { capabilitySecurity, servedResourceTypesOf, smartConfigurationOf } from './smart.js';
 
 export * from './decl-types.js';
-export { CDS_SERVICES } from '../cds/services.js';
+export { CDS_SERVICES } from './cds-services.js';
 
 const metadata: FhirPathDecl = {
   kind: 'path',

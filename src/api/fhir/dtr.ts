@@ -2,14 +2,15 @@
 // Questionnaires, Libraries and ValueSets the packages carry.
 import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
-import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type Scope } from '../decl-types.js';
-import { cqlLibrary, toLibraryResource } from '../dtr/cql-libraries.js';
-import { namedScopeOfNextInput, nextQuestion, parseNextInput, toAdaptivePackageQuestionnaire } from '../dtr/next-question.js';
-import { namedScopeOfPackageRequest, parsePackageInput, questionnairePackage } from '../dtr/package.js';
-import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toDtrQuestionnaire } from '../dtr/questionnaires.js';
-import { toValueSet, valueSetKeyById } from '../dtr/value-sets.js';
-import { isFailure, type Failure } from '../outcome.js';
-import { DTR_NEXT_READS, DTR_PACKAGE_READS } from '../shape/reads.js';
+import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl } from '../decl-types.js';
+import type { Scope } from '../../domain/named-scope.js';
+import { cqlLibrary, toLibraryResource } from '../../fhir/dtr/cql-libraries.js';
+import { namedScopeOfNextInput, nextQuestion, parseNextInput, toAdaptivePackageQuestionnaire } from '../../fhir/dtr/next-question.js';
+import { namedScopeOfPackageRequest, parsePackageInput, questionnairePackage } from '../../fhir/dtr/package.js';
+import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toDtrQuestionnaire } from '../../fhir/dtr/questionnaires.js';
+import { toValueSet, valueSetKeyById } from '../../fhir/dtr/value-sets.js';
+import { isFailure, type Failure } from '../../fhir/outcome.js';
+import { DTR_NEXT_READS, DTR_PACKAGE_READS } from '../../fhir/shape/reads.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',

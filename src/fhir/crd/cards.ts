@@ -3,12 +3,12 @@
 // Instructions card for coverage limits, an informational card per order we cannot answer saying why, and an
 // External Reference card with the sources the SMART cards do not link. Topic codes come from the CRD 2.0.1 card
 // types (CodeSystem temp, _cardType).
-import { CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
-import type { CoverageRuleDoc } from '../domain/documents.js';
-import { sourceLocator } from '../domain/evidence.js';
-import { PROGRAM_LABELS, subjectLabel, type Program } from '../domain/vocabulary.js';
-import { uuidFrom } from '../fhir/ids.js';
-import type { Coding, Resource } from '../fhir/r4.js';
+import { CRD_TEMP_CS } from '../../../fhir-profiles/canonicals.js';
+import type { CoverageRuleDoc } from '../../domain/documents.js';
+import { sourceLocator } from '../../domain/evidence.js';
+import { PROGRAM_LABELS, subjectLabel, type Program } from '../../domain/vocabulary.js';
+import { uuidFrom } from '../ids.js';
+import type { Coding, Resource } from '../r4.js';
 import type { CdsCard, CdsLink } from './types.js';
 
 /** A text ending in one full stop (a caveat may already end with its own). */
