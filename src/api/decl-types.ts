@@ -8,8 +8,8 @@ import type { CdsHookRequest, CdsResponse, CrdHook } from '../fhir/crd/types.js'
 import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Failure } from '../fhir/outcome.js';
 import type { Bundle, CapabilityStatementResource, Resource } from '../fhir/r4.js';
-import type { ExplicitHints } from '../fhir/resolve.js';
-import type { PasCaller, PasService } from '../services/pas/pas-service.js';
+import type { ExplicitHints } from '../fhir/resolve/coverage-context.js';
+import type { PasCaller, PasService } from '../services/pas/contract.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
 import type { BodyWarning } from '../fhir/shape/check-body.js';
 import type { ReadSet } from '../fhir/shape/reads.js';

@@ -7,7 +7,7 @@ import type { CorpusHolder } from '../corpus/corpus-holder.js';
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
 import type { DocumentStore } from '../store/port.js';
 import type { KeyService } from '../services/keys.js';
-import type { ClientService } from '../services/clients.js';
+import type { ClientService } from '../services/clients/records.js';
 import type { AuthThrottle } from '../services/auth-throttle.js';
 import type { Principal } from '../domain/principal.js';
 import type { SmartNeed } from '../domain/smart-scopes.js';
@@ -15,7 +15,7 @@ import type { IngestProgress, IngestReport, IngestSource } from '../ingest/run-i
 import type { DemoSessionService } from '../services/demo-sessions.js';
 import type { AccessGate } from '../services/access-gate.js';
 import type { UsageMeter } from '../services/usage.js';
-import type { PasService } from '../services/pas/pas-service.js';
+import type { PasService } from '../services/pas/contract.js';
 import type { SubscriptionService } from '../services/pas/subscriptions.js';
 import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Outbox } from '../services/outbox.js';

@@ -1,7 +1,7 @@
 // The caller of a PAS path as the PAS service needs it: who owns what the call stores, the single state / program
 // of the subscription (the fallback when a bundle names none), and the scope check to run before storing.
 import type { Program } from '../domain/vocabulary.js';
-import type { PasCaller } from '../services/pas/pas-service.js';
+import type { PasCaller } from '../services/pas/contract.js';
 import type { RequestContext } from '../api/route.js';
 import type { Principal } from '../domain/principal.js';
 

@@ -10,7 +10,8 @@ import { parseDecision, parseYear } from '../../http/routes/pas-admin-routes.js'
 import { ApiError } from '../../domain/api-error.js';
 import { createOutbox } from '../../services/outbox.js';
 import type { MetricsReport } from '../../services/pas/metrics.js';
-import { createPasService, type PasService, type QueueEntry } from '../../services/pas/pas-service.js';
+import { createPasService } from '../../services/pas/pas-service.js';
+import type { PasService, QueueEntry } from '../../services/pas/contract.js';
 import type { PasItemDoc } from '../../services/pas/store.js';
 import { createSubscriptionService } from '../../services/pas/subscriptions.js';
 import type { DocumentStore } from '../../store/port.js';

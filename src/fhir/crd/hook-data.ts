@@ -4,7 +4,7 @@
 // `fhirAuthorization`, it is read from the EHR through the EhrReader port, all reads under one deadline.
 // Never throws on odd data: a value of the wrong shape is skipped.
 import type { Bundle, Reference, Resource } from '../r4.js';
-import { bundleLookup, type Lookup } from '../resolve.js';
+import { bundleLookup, type Lookup } from '../resolve/lookup.js';
 import type { CdsHookRequest, CrdHook } from './types.js';
 
 /** Reads from the EHR's FHIR server with the token the EHR gave (one deadline for the whole hook call). */

@@ -9,7 +9,9 @@ import { CRD_TEMP_CS, DTR_EXT, DTR_OUTCOME_PARAM, DTR_PACKAGE_PARAM, DTR_PROFILE
 import { ruleLastUpdated, shortHash, uuidFrom } from '../ids.js';
 import type { Failure } from '../outcome.js';
 import type { OrderResource } from '../r4.js';
-import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRule, type ExplicitHints } from '../resolve.js';
+import { bundleLookup, isOrder } from '../resolve/lookup.js';
+import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
+import { resolveCoverageContext, type ExplicitHints } from '../resolve/coverage-context.js';
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
 import { firstQuestions, toAdaptivePackageQuestionnaire } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';

@@ -2,7 +2,8 @@
 // (one parse step per endpoint); the services are pure and take the read model and the clock.
 import type { ReadModel } from '../../corpus/read-model.js';
 import { isJurisdiction, PROGRAMS, type Program } from '../../domain/vocabulary.js';
-import { buildActionPlan, type ActionPlanQuery } from '../../services/action-plan/build-plan.js';
+import { buildActionPlan } from '../../services/action-plan/build-plan.js';
+import type { ActionPlanQuery } from '../../services/action-plan/plan-types.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';

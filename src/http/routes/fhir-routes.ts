@@ -3,7 +3,7 @@ import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { isSubscribed } from '../../domain/principal.js';
 import { isJurisdiction, isProgram } from '../../domain/vocabulary.js';
 import { mergeScopes, namedScope } from '../../domain/named-scope.js';
-import type { ExplicitHints } from '../../fhir/resolve.js';
+import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
 import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../api/registry.js';
 import { smartNeedOf } from '../../api/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';

@@ -2,7 +2,7 @@
 import { buildSmartConfiguration } from '../../api/registry.js';
 import { SMART_CONFIGURATION_PATH, TOKEN_PATH } from '../../api/smart.js';
 import { tooManyRequests } from '../../services/access-gate.js';
-import { CLIENT_ASSERTION_TYPE } from '../../services/clients.js';
+import { CLIENT_ASSERTION_TYPE } from '../../services/clients/records.js';
 import { publicBaseOf } from '../base-url.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
 import type { RouteDef } from '../../api/route.js';

@@ -1,9 +1,9 @@
 // PAS 2.2.1 $inquire, the pure parts: the inquiry request Bundle checked, and the keys a stored request is matched
 // on (PAS matches on the member / subscriber id plus the provider, or the request's own identifiers).
-import type { Failure } from './outcome.js';
-import type { Bundle, Claim, Coverage, Organization, Parameters, Patient, Practitioner, PractitionerRole, Resource } from './r4.js';
-import { bundleLookup } from './resolve.js';
-import { focalCoverage, type PasRequest } from './pas.js';
+import type { Failure } from '../outcome.js';
+import type { Bundle, Claim, Coverage, Organization, Parameters, Patient, Practitioner, PractitionerRole, Resource } from '../r4.js';
+import { bundleLookup } from '../resolve/lookup.js';
+import { focalCoverage, type PasRequest } from './request.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
