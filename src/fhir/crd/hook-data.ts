@@ -13,9 +13,8 @@ export interface EhrReader {
   search(resourceType: string, params: Record<string, string>): Promise<Bundle>;
 }
 
-/** Resource types a hook's coverage answer can be about, and the order types CRD names that we cannot evaluate. */
+/** Resource types a hook's coverage answer can be about. */
 export const EVALUATED_TYPES = ['ServiceRequest', 'DeviceRequest', 'MedicationRequest', 'Appointment', 'Encounter'] as const;
-export const UNEVALUATED_REQUEST_TYPES = ['NutritionOrder', 'VisionPrescription', 'CommunicationRequest'] as const;
 
 export interface HookData {
   /** What the hook asks about, in request order (any resource type; the projection decides what it can evaluate). */

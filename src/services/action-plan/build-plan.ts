@@ -1,21 +1,38 @@
 // The action plan (spec 2.9): the rule, the program's appeal ladder, who to call, upcoming change windows and the
 // member context, combined into ranked next actions with dates. rank-actions.ts decides the order; this module
 // grounds it (which rule, which ladder), turns day counts into dates from `today`, and writes the plain words.
-import { toWireEvidence } from '../../domain/evidence.js';
-import type { CoverageRuleDoc, JurisdictionDoc, RegulatoryEventDoc } from '../../domain/documents.js';
-import { PART_D_PROTECTED_DRUG_CLASSES, PROGRAM_LABELS, subjectLabel, type DrugClass, type PaType, type Program } from '../../domain/vocabulary.js';
+import type { JurisdictionDoc, RegulatoryEventDoc } from '../../domain/documents.js';
+import {
+  PART_D_PROTECTED_DRUG_CLASSES,
+  PROGRAM_LABELS,
+  type DrugClass,
+  type PaType,
+} from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
-import { toQueryEcho, type SubjectQuery } from '../lookup.js';
-import { formatHours, toPaRule, type PaRule } from '../pa-rule.js';
-import type { CodeResolution } from '../../corpus/resolve-code.js';
-import { FACT_CONFIDENCE, UNCONFIRMED_CAVEAT, ladderFor, type AppealLadder, type Citation, type FactStatus } from './appeal-ladders.js';
+import { toQueryEcho } from '../lookup.js';
+import { toPaRule } from '../pa-rule.js';
+import {
+  FACT_CONFIDENCE,
+  UNCONFIRMED_CAVEAT,
+  ladderFor,
+  type AppealLadder,
+  type FactStatus,
+} from './appeal-ladders.js';
 import { isoDate, addDays, daysBetween } from '../../domain/time.js';
 import {
-  CHANGE_HORIZON_DAYS, ESTIMATE_CONFIDENCE, WAIT_HORIZON_DAYS, round2,
-  type ActionPlanBody, type ActionPlanOutcome, type ActionPlanQuery, type ChangeWindowWire, type ContactWire, type Grounding, type RankedActionWire,
+  CHANGE_HORIZON_DAYS,
+  ESTIMATE_CONFIDENCE,
+  WAIT_HORIZON_DAYS,
+  type ActionPlanBody,
+  type ActionPlanOutcome,
+  type ActionPlanQuery,
+  type ChangeWindowWire,
+  type ContactWire,
+  type Grounding,
+  type RankedActionWire,
 } from './plan-types.js';
 import { explain, plural, subjectWords, type WordsInput } from './explain.js';
-import { rankActions, type ActionKind, type MemberContext, type RuleFacts, type ScoredAction, type Signal, type NotApplicable } from './rank-actions.js';
+import { rankActions, type MemberContext } from './rank-actions.js';
 
 function majority<T>(values: readonly T[]): T {
   const counts = new Map<T, number>();

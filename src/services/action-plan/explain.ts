@@ -7,7 +7,15 @@ import { addDays } from '../../domain/time.js';
 import { formatHours } from '../pa-rule.js';
 import { FACT_CONFIDENCE, UNCONFIRMED_CAVEAT, type AppealLadder } from './appeal-ladders.js';
 import type { ActionKind, ScoredAction } from './rank-actions.js';
-import { WAIT_HORIZON_DAYS, round2, type ActionPlanQuery, type ChangeWindowWire, type Grounding, type RankedActionWire, type WireCitation } from './plan-types.js';
+import {
+  WAIT_HORIZON_DAYS,
+  round2,
+  type ActionPlanQuery,
+  type ChangeWindowWire,
+  type Grounding,
+  type RankedActionWire,
+  type WireCitation,
+} from './plan-types.js';
 
 export interface WordsInput {
   q: ActionPlanQuery;

@@ -1,6 +1,5 @@
 // The action plan's request, its wire shapes (spec 2.9) and the grounding every part of the plan reads.
 import type { CoverageRuleDoc } from '../../domain/documents.js';
-import type { Evidence } from '../../domain/documents.js';
 import type { Program } from '../../domain/vocabulary.js';
 import type { SubjectQuery } from '../lookup.js';
 import type { PaRule } from '../pa-rule.js';
