@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
+import { allRoutes } from './http/routes/index.js';
+import { startingUp } from './http/dispatch.js';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
@@ -140,13 +142,11 @@ export class PortInUseError extends Error {
 
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
   // The port first: a port in use is reported before any data directory is created or corpus loaded. Until the
-  // service is ready the server answers 503 with Retry-After.
+  // service is ready the server answers 503 with Retry-After, rendered for the address's surface like every error.
   let ready: BuiltApp['handler'] | undefined;
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    if (ready) return ready(req, res);
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ error: 'The service is starting; retry in a second', code: 'service_unavailable' }));
-  };
+  const routes = allRoutes({ config });
+  const starting = startingUp(routes, log);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => (ready ? ready(req, res) : starting(req, res));
   // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
   // the usual deployment behind a TLS-terminating reverse proxy.
   const server: Server = config.tlsCertFile && config.tlsKeyFile
@@ -195,7 +195,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
     deps.notify.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
-    const app = buildApp(deps);
+    const app = buildApp(deps, routes);
     ready = app.handler;
     step('ready');
     // The structural validator's R4 definitions (about 2 s of parsing) load right after the service is ready, so a
