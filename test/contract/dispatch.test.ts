@@ -82,3 +82,19 @@ describe('dispatch: one way through for every route', () => {
     });
   });
 });
+
+describe('the manifest lists the route table', () => {
+  it('when the manifest is read, then every route is listed once as METHOD /path with its summary, hooks, $inquire and Subscription included', async () => {
+    const t = await makeTestApp([]);
+    const res = await request(t.app.handler).get('/v1/manifest');
+    expect(res.status).to.equal(200);
+    const endpoints = res.body.endpoints as Record<string, string>;
+    expect(Object.keys(endpoints)).to.have.length(t.app.routes.length);
+    for (const r of t.app.routes) expect(endpoints[r.id], r.id).to.match(new RegExp(`^${r.method} ${r.path.replace(/:(\w+)/g, '{$1}').replace(/[$.?]/g, '\\$&')}: ${r.openapi.summary.slice(0, 20).replace(/[()$.?+*[\]]/g, '\\$&')}`));
+    const all = Object.values(endpoints).join('\n');
+    for (const line of ['POST /v1/cds-services/service-coverage-requirements-appointment:', 'POST /v1/cds-services/service-coverage-requirements-encounter-discharge:', 'POST /v1/Claim/{op}:', 'POST /v1/Subscription:', 'GET /v1/pa-lookup:']) {
+      expect(all).to.contain(line);
+    }
+    expect(endpoints['pa-lookup'] ?? Object.values(endpoints).find((l) => l.startsWith('GET /v1/pa-lookup'))).to.contain('deprecated');
+  });
+});

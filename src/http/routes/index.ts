@@ -18,7 +18,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const routes: RouteDef[] = [
     ...lookupRoutes(deps),
     ...decisionRoutes,
-    ...discoveryRoutes,
+    ...discoveryRoutes(() => routes),
     ...exploreRoutes,
     ...fhirRoutes(deps),
     ...cdsRoutes(),
