@@ -174,7 +174,7 @@ export function drugs(): DrugCrosswalkDoc[] {
  *   R0070-R0075  diagnostic_imaging (portable X-ray transport)
  *   T1019-T1020  long_term_care (personal care services)
  */
-// One table for the corpus and the service: the national fallback ranges live in src/services/resolve-code.ts.
+// One table for the corpus and the service: the national fallback ranges live in src/corpus/resolve-code.ts.
 export const NATIONAL_RANGES = BUILTIN_RANGES;
 
 export function codeMappings(): CodeMappingDoc[] {

@@ -1,5 +1,5 @@
 // The shapes every FHIR interaction, operation and CDS service declaration has, and the parsing they share.
-// Declarations live per implementation guide in src/fhir/decls/ and src/cds/services.ts; src/fhir/registry.ts
+// Declarations live per implementation guide in src/api/fhir/ and src/api/cds-services.ts; src/api/registry.ts
 // assembles them.
 import type { ReadModel } from '../corpus/read-model.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';

@@ -1,5 +1,5 @@
 // The one registry of the FHIR and CDS Hooks surfaces. Each FHIR interaction / operation and each CDS service is
-// declared once (src/fhir/decls/ per implementation guide, src/cds/services.ts); the routes
+// declared once (src/api/fhir/ per implementation guide, src/api/cds-services.ts); the routes
 // (http/routes/fhir-routes.ts, cds-routes.ts), the CapabilityStatement, the CDS discovery document and /openapi.json
 // are all generated from here.
 import { CAPABILITY_STATIC } from '../../capability/capability-statement.js';

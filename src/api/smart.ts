@@ -1,6 +1,6 @@
 // What SMART on FHIR says about the declared FHIR surfaces: the scope each declaration needs, the scopes a token
 // may carry, the CapabilityStatement's rest.security and the .well-known/smart-configuration document. Pure: built
-// from the declarations (src/fhir/registry.ts passes them in), so the routes and what is advertised cannot drift.
+// from the declarations (src/api/registry.ts passes them in), so the routes and what is advertised cannot drift.
 import type { SmartNeed } from '../domain/smart-scopes.js';
 import type { FhirDecl } from './decl-types.js';
 import type { CapabilityStatement } from '../fhir/r4.js';

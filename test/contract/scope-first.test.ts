@@ -120,7 +120,7 @@ const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe 
 
 /**
  * Keyed routes that name no state or program in their parameters, and why they need no declared scope. A new keyed
- * route must either declare `scope` (see src/http/route.ts) or be listed here with its reason.
+ * route must either declare `scope` (see src/api/route.ts) or be listed here with its reason.
  */
 const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
   ask: 'state and program come from the question text (read with the vocabulary, not the rules); the handler authorizes them before any rule is read; choices and passages are filtered to the key (test/contract/explore.test.ts)',

@@ -1,5 +1,6 @@
 // CDS Hooks 1.0 request/response shapes (with the CRD 2.2 extensions we read and write).
 import type { Bundle, Resource } from '../r4.js';
+import type { CdsConfigurationOption } from '../../../capability/cds-services.js';
 
 /** The six hooks CRD defines. */
 export const CRD_HOOKS = ['order-sign', 'order-select', 'order-dispatch', 'appointment-book', 'encounter-start', 'encounter-discharge'] as const;
@@ -41,7 +42,7 @@ export interface CdsLink {
   label: string;
   url: string;
   type: 'absolute' | 'smart';
-  /** smart links only: opaque context for the launched app (here a JSON string, see src/cds/cards.ts). */
+  /** smart links only: opaque context for the launched app (here a JSON string, see src/fhir/crd/cards.ts). */
   appContext?: string;
 }
 
@@ -64,14 +65,6 @@ export interface CdsSystemAction {
 export interface CdsResponse {
   cards: CdsCard[];
   systemActions?: CdsSystemAction[];
-}
-
-export interface CdsConfigurationOption {
-  code: string;
-  type: 'boolean' | 'integer';
-  name: string;
-  description: string;
-  default: boolean | number;
 }
 
 export interface CdsServiceDescription {

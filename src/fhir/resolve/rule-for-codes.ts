@@ -39,7 +39,7 @@ function directIndex(model: ReadModel): Map<string, CoverageRuleDoc> {
 }
 
 /**
- * CPT/HCPCS to a service category, through the one resolver the JSON API uses (services/resolve-code.ts): the
+ * CPT/HCPCS to a service category, through the one resolver the JSON API uses (corpus/resolve-code.ts): the
  * state's own PA code list first, then the national ranges of the corpus, then the built-in range table.
  */
 type ProcedureResolution = CodeResolution & { serviceCategory: CodeResolution['service_category'] };
