@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
 import { allRoutes } from './http/routes/index.js';
 import { startingUp } from './http/dispatch.js';
+import { createIngester } from './services/ingester.js';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
@@ -16,7 +17,7 @@ import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import { recoverIngests } from './ingest/journal.js';
 import { withRecordsFile } from './ingest/records-file.js';
 import type { AppDeps } from './api/route.js';
-import { ingestRecords, runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
+import { runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createAuthThrottle } from './services/auth-throttle.js';
 import { createClientService } from './services/clients/client-service.js';
@@ -48,24 +49,6 @@ export interface RunningService {
   store: DocumentStore;
   corpus: CorpusHolder;
   stop(): Promise<void>;
-}
-
-/** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
-export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (source: IngestSource, onProgress?: IngestProgress) => Promise<IngestReport> {
-  let chain: Promise<unknown> = Promise.resolve();
-  return (source, onProgress) => {
-    const run = chain.then(async () => {
-      const deps = { store, now, ...(onProgress ? { onProgress } : {}) };
-      const report =
-        typeof source === 'string'
-          ? await runIngest(deps, source)
-          : await ingestRecords(deps, source.records.map((value, i) => ({ file: source.name ?? 'request', line: i + 1, value })));
-      if (report.corpusChanged && corpus) await corpus.refresh();
-      return report;
-    });
-    chain = run.catch(() => undefined);
-    return run;
-  };
 }
 
 export interface ServiceInputs {

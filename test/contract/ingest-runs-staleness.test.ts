@@ -11,7 +11,7 @@ import type { IngestReport } from '../../src/ingest/run-ingest.js';
 import { createIngestRuns, describeSource, type IngestRunDoc } from '../../src/services/ingest-runs.js';
 import { ageDays, ageSummary } from '../../src/services/staleness.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
-import { createIngester } from '../../src/service.js';
+import { createIngester } from '../../src/services/ingester.js';
 import { jurisdiction, rule } from '../support/docs.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { makeTestApp } from '../support/test-app.js';

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../../config.js';
 import { createCorpusHolder } from '../../corpus/corpus-holder.js';
-import { parseDecision, parseYear } from '../../http/routes/pas-admin-routes.js';
+import { parseDecision, parseYear } from '../../api/pas-admin-parse.js';
 import { ApiError } from '../../domain/api-error.js';
 import { createOutbox } from '../../services/outbox.js';
 import type { MetricsReport } from '../../services/pas/metrics.js';
