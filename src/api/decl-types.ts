@@ -2,8 +2,8 @@
 // Declarations live per implementation guide in src/api/fhir/ and src/api/cds-services.ts; src/api/registry.ts
 // assembles them.
 import type { ReadModel } from '../corpus/read-model.js';
-import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
-import type { Scope } from '../domain/named-scope.js';
+import { normalizeProgram, type Program } from '../domain/vocabulary.js';
+import { invalidProgramMessage, invalidStateMessage, isStateCode, type Scope } from '../domain/named-scope.js';
 import type { CdsHookRequest, CdsResponse, CrdHook } from '../fhir/crd/types.js';
 import type { EhrFetcher } from '../services/ehr-fetch.js';
 import type { Failure } from '../fhir/outcome.js';
@@ -139,18 +139,9 @@ export interface CdsServiceDecl {
 
 export function parseStateProgram(rawState: string | undefined, rawProgram: string | undefined, at: string): { state: string; program: Program } | Failure {
   const state = rawState;
-  if (!state || !/^[A-Z]{2}$/.test(state) || !isJurisdiction(state)) {
-    return { status: 400, code: 'invalid_parameter', message: `Invalid state '${(rawState ?? '').slice(0, 20)}': expected one of the 50 state USPS codes or DC, in upper case (^[A-Z]{2}$)`, expression: `${at}state` };
-  }
+  if (!state || !isStateCode(state)) return { status: 400, code: 'invalid_parameter', message: invalidStateMessage(rawState ?? ''), expression: `${at}state` };
   const program = rawProgram ? normalizeProgram(rawProgram) : undefined;
-  if (!program) {
-    return {
-      status: 400,
-      code: 'invalid_parameter',
-      message: `Invalid program '${(rawProgram ?? '').slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`,
-      expression: `${at}program`,
-    };
-  }
+  if (!program) return { status: 400, code: 'invalid_parameter', message: invalidProgramMessage(rawProgram ?? ''), expression: `${at}program` };
   return { state, program };
 }
 
@@ -159,17 +150,16 @@ export function parseHints(rawState: unknown, rawProgram: unknown): ExplicitHint
   const hints: ExplicitHints = {};
   if (rawState !== undefined && rawState !== '') {
     const s = typeof rawState === 'string' ? rawState : '';
-    if (!/^[A-Z]{2}$/.test(s) || !isJurisdiction(s)) return { status: 400, code: 'invalid_parameter', message: `Invalid state '${String(rawState).slice(0, 20)}': expected a USPS code in upper case (^[A-Z]{2}$)`, expression: 'state' };
+    if (!isStateCode(s)) return { status: 400, code: 'invalid_parameter', message: invalidStateMessage(String(rawState)), expression: 'state' };
     hints.state = s;
   }
   if (rawProgram !== undefined && rawProgram !== '') {
     const p = typeof rawProgram === 'string' ? normalizeProgram(rawProgram) : undefined;
-    if (!p) return { status: 400, code: 'invalid_parameter', message: `Invalid program '${String(rawProgram).slice(0, 40)}'`, expression: 'program' };
+    if (!p) return { status: 400, code: 'invalid_parameter', message: invalidProgramMessage(String(rawProgram)), expression: 'program' };
     hints.program = p;
   }
   return hints;
 }
 
 export const queryHints = (q: URLSearchParams): ExplicitHints | Failure => parseHints(q.get('state') ?? undefined, q.get('program') ?? undefined);
-export const today = (d: Date): string => d.toISOString().slice(0, 10);
 

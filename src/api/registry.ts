@@ -7,15 +7,14 @@ import { CDS_SERVICE_TEXT, CRD_CONFIGURATION_OPTIONS } from '../../capability/cd
 import { CRD_VERSION } from '../../fhir-profiles/canonicals.js';
 import { CDS_SERVICES } from './cds-services.js';
 import type { CdsServiceDescription } from '../fhir/crd/types.js';
-import { today, type FhirDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv } from './decl-types.js';
+import { isoDate } from '../domain/time.js';
+import type { FhirDecl, FhirPathDecl, FhirResourceDecl, OpEnv } from './decl-types.js';
 import { DTR_DECLS } from './fhir/dtr.js';
 import { FORMULARY_DECLS } from './fhir/formulary.js';
 import { PAS_DECLS } from './fhir/pas.js';
 import type { CapabilityStatement, CapabilityStatementResource } from '../fhir/r4.js';
 import { capabilitySecurity, servedResourceTypesOf, smartConfigurationOf } from './smart.js';
 
-export * from './decl-types.js';
-export { CDS_SERVICES } from './cds-services.js';
 
 const metadata: FhirPathDecl = {
   kind: 'path',
@@ -73,7 +72,7 @@ export function buildCapabilityStatement(env: Pick<OpEnv, 'model' | 'base' | 'no
     ...statics,
     ...(instantiates.length ? { instantiates } : {}),
     software: { name: statics.software!.name, version: env.softwareVersion },
-    date: env.model.lastVerified ?? today(env.now),
+    date: env.model.lastVerified ?? isoDate(env.now),
     implementation: { description: 'Prior-authorization rules service', url: `${env.base}/v1` },
     rest: [
       {

@@ -15,6 +15,14 @@ export interface NamedScope {
   programs: Program[];
 }
 
+/** Exactly a state as the interface spells it: an upper-case USPS code of the 50 states or DC (`^[A-Z]{2}$`). */
+export const isStateCode = (raw: string): boolean => /^[A-Z]{2}$/.test(raw) && isJurisdiction(raw);
+/** The one wording of a bad state or program, for the JSON 400s and the FHIR OperationOutcomes alike. */
+export const invalidStateMessage = (raw: string, name = 'state'): string =>
+  `Invalid ${name} '${raw.slice(0, 20)}': expected one of the 50 state USPS codes or DC, in upper case (^[A-Z]{2}$)`;
+export const invalidProgramMessage = (raw: string): string =>
+  `Invalid program '${raw.slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`;
+
 /** A state as the interface spells it (upper-case USPS code, `^[A-Z]{2}$`), or undefined. */
 export const namedState = (raw: unknown): string | undefined => (typeof raw === 'string' && /^[A-Z]{2}$/.test(raw.trim()) && isJurisdiction(raw.trim()) ? raw.trim() : undefined);
 

@@ -9,7 +9,7 @@ import { citationLine } from '../../domain/evidence.js';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
 import { PAS_EXT, type ReviewActionCode } from '../../../fhir-profiles/canonicals.js';
-import { isoDate } from '../ids.js';
+import { isoDate } from '../../domain/time.js';
 import type { Claim, ClaimItem, Resource } from '../r4.js';
 import { isOrder, type Lookup } from '../resolve/lookup.js';
 import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';

@@ -4,17 +4,17 @@ import type { Failure } from '../outcome.js';
 import type { Bundle, Claim, Coverage, Organization, Parameters, Patient, Practitioner, PractitionerRole, Resource } from '../r4.js';
 import { bundleLookup } from '../resolve/lookup.js';
 import { focalCoverage, type PasRequest } from './request.js';
+import { isRecord } from '../../domain/json.js';
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A PAS inquiry request Bundle (first entry a Claim naming the patient, the insurer and the provider). */
 export function parseInquiry(body: unknown): PasRequest | Failure {
   let input = body;
-  if (isObj(input) && input.resourceType === 'Parameters') {
-    const inner = ((input.parameter as { resource?: unknown }[] | undefined) ?? []).find((p) => isObj(p.resource))?.resource;
+  if (isRecord(input) && input.resourceType === 'Parameters') {
+    const inner = ((input.parameter as { resource?: unknown }[] | undefined) ?? []).find((p) => isRecord(p.resource))?.resource;
     if (inner) input = inner;
   }
-  if (!isObj(input) || input.resourceType !== 'Bundle') {
+  if (!isRecord(input) || input.resourceType !== 'Bundle') {
     return { status: 400, code: 'invalid_body', message: 'Send a PAS inquiry request Bundle (first entry a Claim) as application/fhir+json', expression: 'Bundle' };
   }
   const bundle = input as unknown as Bundle;
@@ -23,7 +23,7 @@ export function parseInquiry(body: unknown): PasRequest | Failure {
   }
   const claim = bundle.entry[0].resource as Claim;
   for (const field of ['patient', 'insurer', 'provider'] as const) {
-    if (!isObj(claim[field])) return { status: 400, code: 'invalid_body', message: `The inquiry Claim must name the ${field}`, expression: `Bundle.entry[0].resource.${field}` };
+    if (!isRecord(claim[field])) return { status: 400, code: 'invalid_body', message: `The inquiry Claim must name the ${field}`, expression: `Bundle.entry[0].resource.${field}` };
   }
   // A reference that resolves nowhere in the Bundle is not refused: the inquiry still matches on what it carries.
   const lookup = bundleLookup(bundle.entry);

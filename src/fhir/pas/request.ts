@@ -8,6 +8,7 @@ import type { Failure } from '../outcome.js';
 import type { Bundle, Claim, ClaimItem, Coverage, Extension, Patient } from '../r4.js';
 import { bundleLookup, type Lookup } from '../resolve/lookup.js';
 import { resolveCoverageContext, type CoverageContext, type ExplicitHints } from '../resolve/coverage-context.js';
+import { isRecord } from '../../domain/json.js';
 
 export interface PasRequest {
   bundle: Bundle;
@@ -17,16 +18,15 @@ export interface PasRequest {
   lookup: Lookup;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A PAS request Bundle (or a bare Claim, or a Parameters wrapping either) checked for what PAS requires. */
 export function parsePasRequest(body: unknown): PasRequest | Failure {
   let input = body;
-  if (isObj(input) && input.resourceType === 'Parameters') {
-    const inner = ((input.parameter as { resource?: unknown }[] | undefined) ?? []).find((p) => isObj(p.resource))?.resource;
+  if (isRecord(input) && input.resourceType === 'Parameters') {
+    const inner = ((input.parameter as { resource?: unknown }[] | undefined) ?? []).find((p) => isRecord(p.resource))?.resource;
     if (inner) input = inner;
   }
-  if (!isObj(input) || typeof input.resourceType !== 'string') {
+  if (!isRecord(input) || typeof input.resourceType !== 'string') {
     return { status: 400, code: 'invalid_body', message: 'Send a PAS request Bundle (or a Claim) as application/fhir+json' };
   }
   if (input.resourceType === 'Claim') {
@@ -63,14 +63,14 @@ function checkClaim(bundle: Bundle, claim: Claim, at: string): PasRequest | Fail
   const lookup = bundleLookup(entries);
   // The insurer is who answers: a Claim that does not name it (the PAS reference implementation's test claims) is
   // answered for the payer of its focal Coverage.
-  if (!isObj(claim.insurer)) {
+  if (!isRecord(claim.insurer)) {
     const focal = Array.isArray(claim.insurance) ? (claim.insurance.find((i) => i?.focal) ?? claim.insurance[0]) : undefined;
     const coverage = lookup(focal?.coverage, claim) as Coverage | undefined;
-    const payor = coverage?.resourceType === 'Coverage' && Array.isArray(coverage.payor) ? coverage.payor.find(isObj) : undefined;
+    const payor = coverage?.resourceType === 'Coverage' && Array.isArray(coverage.payor) ? coverage.payor.find(isRecord) : undefined;
     if (payor) claim.insurer = { ...payor };
   }
   for (const field of ['patient', 'insurer', 'provider'] as const) {
-    if (!isObj(claim[field])) {
+    if (!isRecord(claim[field])) {
       const why = field === 'insurer' ? 'Claim.insurer is required (or a focal Coverage in the Bundle naming its payor)' : `Claim.${field} is required`;
       return { status: 400, code: 'invalid_body', message: why, expression: `${at}.${field}` };
     }
@@ -78,7 +78,7 @@ function checkClaim(bundle: Bundle, claim: Claim, at: string): PasRequest | Fail
   if (!Array.isArray(claim.item) || !claim.item.length) return { status: 400, code: 'invalid_body', message: 'The Claim has no items to review', expression: `${at}.item` };
   const seen = new Set<number>();
   for (const [i, item] of claim.item.entries()) {
-    if (!isObj(item) || !Number.isInteger(item.sequence) || item.sequence < 1 || seen.has(item.sequence)) {
+    if (!isRecord(item) || !Number.isInteger(item.sequence) || item.sequence < 1 || seen.has(item.sequence)) {
       return { status: 400, code: 'invalid_body', message: 'Every Claim.item needs a unique positive sequence', expression: `${at}.item[${i}].sequence` };
     }
     seen.add(item.sequence);
