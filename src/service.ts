@@ -196,7 +196,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       const source = config.ingestSource;
       task = cronSchedule(config.ingestCron, async () => {
         await deps.ingestRuns.scheduled(source);
-      }, { noOverlap: true, name: 'ingest' });
+      }, { name: 'ingest' });
     }
 
     return {
