@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type Request, type Response } from 'express';
 import { ApiError } from './domain/api-error.js';
-import type { AppDeps, RouteDef } from './api/route.js';
+import type { AppDeps } from './api/app-deps.js';
+import type { RouteDef } from './api/route.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS, SECURITY_HEADERS, logAccess, requestIdOf } from './http/pipeline.js';
 import { createDispatcher, surfaceFinder, type RequestAt } from './http/dispatch.js';
 import { allRoutes } from './http/routes/index.js';

@@ -16,7 +16,7 @@ import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js
 import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import { recoverIngests } from './ingest/journal.js';
 import { withRecordsFile } from './ingest/records-file.js';
-import type { AppDeps } from './api/route.js';
+import type { AppDeps } from './api/app-deps.js';
 import { runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createAuthThrottle } from './services/auth-throttle.js';

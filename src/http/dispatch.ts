@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import typeis from 'type-is';
 import express from 'express';
 import { ApiError, badRequest } from '../domain/api-error.js';
-import type { AppDeps, HttpResult, RouteDef, Surface } from '../api/route.js';
+import type { AppDeps } from '../api/app-deps.js';
+import type { HttpResult, RouteDef, Surface } from '../api/route.js';
 import { renderError, requestIdOf, runRoute, writeResult } from './pipeline.js';
 
 const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];

@@ -11,7 +11,8 @@ import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
 import { publicBaseOf } from '../base-url.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
-import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
+import type { AppDeps } from '../../api/app-deps.js';
+import type { HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 
 const resourceSchema = (resourceType: string) => ({
   type: 'object',
