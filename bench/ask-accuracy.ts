@@ -55,10 +55,16 @@ for (const q of questions) {
   const mean = (performance.now() - t0) / ROUNDS;
   if (mean > slowest.mean) slowest = { q, mean };
 }
+// The longest question the interface accepts (1,000 characters), timed the same way.
+const long = 'My patient was switched between plans several times this year and the pharmacy keeps telling us something different about whether the request has to be submitted again, what paperwork the reviewer expects, how long a decision usually takes, and who we should call. '.repeat(4).slice(0, 1000);
+for (let i = 0; i < 200; i++) extract(model, long);
+const tLong = performance.now();
+for (let i = 0; i < ROUNDS; i++) extract(model, long);
+const longMean = (performance.now() - tLong) / ROUNDS;
 calls.sort((a, b) => a - b);
 const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
 const overall = calls.reduce((a, b) => a + b, 0) / calls.length;
 
 console.log(rows.join('\n'));
-console.log(`\nextract(): mean ${us(overall)}, p99 ${us(calls[Math.floor(calls.length * 0.99)]!)} per call; slowest question ${us(slowest.mean)} on average ("${slowest.q}"); ${questions.length} questions x ${ROUNDS} calls after warm-up`);
+console.log(`\nextract(): mean ${us(overall)}, p99 ${us(calls[Math.floor(calls.length * 0.99)]!)} per call; slowest question ${us(slowest.mean)} on average ("${slowest.q}"); ${questions.length} questions x ${ROUNDS} calls after warm-up; a 1,000-character question ${us(longMean)}`);
 if (misses.length) console.log(`\nmisses:\n${misses.map((m) => `- ${m}`).join('\n')}`);

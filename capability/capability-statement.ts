@@ -1,7 +1,7 @@
 // Static parts of the CapabilityStatement. The resources and operations are added from the registry
-// (src/fhir/registry.ts), so this file never lists what the server serves.
+// (src/api/registry.ts), so this file never lists what the server serves.
 import { IMPLEMENTATION_GUIDES } from '../fhir-profiles/canonicals.js';
-import type { CapabilityStatement } from '../src/fhir/r4.js';
+import type { CapabilityStatement } from 'fhir/r4';
 
 export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'implementation'> & { restDocumentation: string; securityDescription: string } = {
   resourceType: 'CapabilityStatement',

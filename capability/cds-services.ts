@@ -1,6 +1,14 @@
 // Static parts of the CDS Hooks discovery document (titles, descriptions, CRD configuration options). The
-// list of services comes from the registry (src/fhir/registry.ts).
-import type { CdsConfigurationOption } from '../src/cds/types.js';
+// list of services comes from the registry (src/api/registry.ts).
+
+/** A CRD configuration option advertised in CDS Hooks discovery (CRD 2.0.1 §configuration options). */
+export interface CdsConfigurationOption {
+  code: string;
+  type: 'boolean' | 'integer';
+  name: string;
+  description: string;
+  default: boolean | number;
+}
 
 /** Codes from the CRD card types (CRD 2.0.1 binds configuration codes to them), plus max-cards (CRD 2.2). */
 export const CRD_CONFIGURATION_OPTIONS: CdsConfigurationOption[] = [

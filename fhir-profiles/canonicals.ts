@@ -80,7 +80,6 @@ export const SDC_EXT = {
   mimeType: 'http://hl7.org/fhir/StructureDefinition/mimeType',
 } as const;
 export const SDC_LAUNCH_CONTEXT_CS = 'http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext';
-export const SDC_PROFILE = { library: 'http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-library' } as const;
 
 const PAS = 'http://hl7.org/fhir/us/davinci-pas';
 export const PAS_PROFILE = {
@@ -177,7 +176,6 @@ export const CRD_PROFILE = {
   VisionPrescription: `${CRD}/StructureDefinition/profile-visionprescription`,
   CommunicationRequest: `${CRD}/StructureDefinition/profile-communicationrequest`,
 } as const;
-export const CDS_CARD_TYPE_CS = 'http://terminology.hl7.org/CodeSystem/cdshooks-card-type';
 
 export const CODE_SYSTEMS = {
   rxnorm: 'http://www.nlm.nih.gov/research/umls/rxnorm',

@@ -1,7 +1,7 @@
 // The only module that reads process.env. Validated once; every problem listed; frozen and passed down.
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseLimits, type LimitGroup } from './services/rate-limits.js';
+import { parseLimits, type LimitGroup } from './domain/limits.js';
 
 export interface Config {
   readonly port: number;

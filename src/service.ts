@@ -7,22 +7,26 @@ import type { AddressInfo } from 'node:net';
 import type { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
+import { allRoutes } from './http/routes/index.js';
+import { startingUp } from './http/dispatch.js';
+import { createIngester } from './services/ingester.js';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { createCorpusHolder, type CorpusHolder } from './corpus/corpus-holder.js';
 import { loadFhirDefinitions } from './fhir/shape/fhir-shape.js';
 import { recoverIngests } from './ingest/journal.js';
 import { withRecordsFile } from './ingest/records-file.js';
-import type { AppDeps } from './http/route.js';
-import { ingestRecords, runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
+import type { AppDeps } from './api/app-deps.js';
+import { runIngest, type IngestProgress, type IngestReport, type IngestSource } from './ingest/run-ingest.js';
 import { createAccessGate } from './services/access-gate.js';
 import { createAuthThrottle } from './services/auth-throttle.js';
-import { createClientService } from './services/clients.js';
-import { servedResourceTypes } from './fhir/registry.js';
+import { createClientService } from './services/clients/client-service.js';
+import { servedResourceTypes } from './api/registry.js';
 import { createDemoSessions } from './services/demo-sessions.js';
 import { createEhrFetcher } from './services/ehr-fetch.js';
 import { createKeyService } from './services/keys.js';
-import { createPasService, handleAutoDecisions } from './services/pas/pas-service.js';
+import { createPasService } from './services/pas/pas-service.js';
+import { handleAutoDecisions } from './services/pas/decide.js';
 import { createSubscriptionService } from './services/pas/subscriptions.js';
 import { createOutbox } from './services/outbox.js';
 import { createChangeFeed } from './services/change-feed.js';
@@ -45,24 +49,6 @@ export interface RunningService {
   store: DocumentStore;
   corpus: CorpusHolder;
   stop(): Promise<void>;
-}
-
-/** Serialises ingests in this process and refreshes the read model after each one that changed the corpus. */
-export function createIngester(store: DocumentStore, corpus: CorpusHolder | undefined, now: () => Date): (source: IngestSource, onProgress?: IngestProgress) => Promise<IngestReport> {
-  let chain: Promise<unknown> = Promise.resolve();
-  return (source, onProgress) => {
-    const run = chain.then(async () => {
-      const deps = { store, now, ...(onProgress ? { onProgress } : {}) };
-      const report =
-        typeof source === 'string'
-          ? await runIngest(deps, source)
-          : await ingestRecords(deps, source.records.map((value, i) => ({ file: source.name ?? 'request', line: i + 1, value })));
-      if (report.corpusChanged && corpus) await corpus.refresh();
-      return report;
-    });
-    chain = run.catch(() => undefined);
-    return run;
-  };
 }
 
 export interface ServiceInputs {
@@ -139,13 +125,11 @@ export class PortInUseError extends Error {
 
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
   // The port first: a port in use is reported before any data directory is created or corpus loaded. Until the
-  // service is ready the server answers 503 with Retry-After.
+  // service is ready the server answers 503 with Retry-After, rendered for the address's surface like every error.
   let ready: BuiltApp['handler'] | undefined;
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    if (ready) return ready(req, res);
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ error: 'The service is starting; retry in a second', code: 'service_unavailable' }));
-  };
+  const routes = allRoutes({ config });
+  const starting = startingUp(routes, log);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => (ready ? ready(req, res) : starting(req, res));
   // HTTPS when TLS_CERT_FILE/TLS_KEY_FILE are set: TLS 1.2 minimum (the test kits check it); else plain HTTP,
   // the usual deployment behind a TLS-terminating reverse proxy.
   const server: Server = config.tlsCertFile && config.tlsKeyFile
@@ -194,7 +178,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     deps.subscriptions.start(config.subscriptionHeartbeatCheckSeconds * 1000);
     deps.notify.start(config.outboxPollSeconds * 1000);
     await extend?.(deps);
-    const app = buildApp(deps);
+    const app = buildApp(deps, routes);
     ready = app.handler;
     step('ready');
     // The structural validator's R4 definitions (about 2 s of parsing) load right after the service is ready, so a
@@ -212,7 +196,7 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
       const source = config.ingestSource;
       task = cronSchedule(config.ingestCron, async () => {
         await deps.ingestRuns.scheduled(source);
-      }, { noOverlap: true, name: 'ingest' });
+      }, { name: 'ingest' });
     }
 
     return {

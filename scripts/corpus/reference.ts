@@ -4,7 +4,7 @@ import type {
 } from '../../src/domain/documents.js';
 import type { DrugClass, Program, ServiceCategory } from '../../src/domain/vocabulary.js';
 import { MCO_PAYERS, NATIONAL_PAYERS } from './payers.js';
-import { BUILTIN_RANGES } from '../../src/services/resolve-code.js';
+import { BUILTIN_RANGES } from '../../src/corpus/resolve-code.js';
 import { DMEPOS_LIST, WISER_ROUTES } from './rules.js';
 import { COMPILED_ON, SRC } from './sources.js';
 import { STATES, WISER_STATES, ffsDominant } from './states.js';
@@ -174,7 +174,7 @@ export function drugs(): DrugCrosswalkDoc[] {
  *   R0070-R0075  diagnostic_imaging (portable X-ray transport)
  *   T1019-T1020  long_term_care (personal care services)
  */
-// One table for the corpus and the service: the national fallback ranges live in src/services/resolve-code.ts.
+// One table for the corpus and the service: the national fallback ranges live in src/corpus/resolve-code.ts.
 export const NATIONAL_RANGES = BUILTIN_RANGES;
 
 export function codeMappings(): CodeMappingDoc[] {

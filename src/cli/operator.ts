@@ -3,16 +3,23 @@
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import type { Config } from '../config.js';
-import { createIngester } from '../service.js';
+import { createIngester } from '../services/ingester.js';
 import type { IngestProgress, IngestReport } from '../ingest/run-ingest.js';
 import { readSources } from '../ingest/read-sources.js';
 import { createIngestRuns } from '../services/ingest-runs.js';
 import { pino } from 'pino';
 import { createKeyService, type CreateKeyOptions, type PublicKeyRecord } from '../services/keys.js';
-import { createClientService, type ClientRecord, type CreateClientOptions } from '../services/clients.js';
+import { createClientService } from '../services/clients/client-service.js';
+import type { ClientRecord, CreateClientOptions } from '../services/clients/records.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { acquireLock, readLock, runningServers, type HeldLock, type LockInfo } from '../store/embedded/data-dir-lock.js';
+import {
+  acquireLock,
+  readLock,
+  runningServers,
+  type HeldLock,
+  type LockInfo,
+} from '../store/embedded/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
 import { COLLECTIONS } from '../store/collections.js';
 import { toUsageReport, type UsageDoc, type UsageReport } from '../services/usage.js';

@@ -4,10 +4,24 @@
 // invalid (that 400 comes after); a value that is not a state or program names nothing and is left to the 400.
 import { isJurisdiction, normalizeProgram, type Program } from './vocabulary.js';
 
+/** The states and programs a request, an answer or a subscription covers (one shape for every layer). */
+export interface Scope {
+  states: string[];
+  programs: string[];
+}
+
 export interface NamedScope {
   states: string[];
   programs: Program[];
 }
+
+/** Exactly a state as the interface spells it: an upper-case USPS code of the 50 states or DC (`^[A-Z]{2}$`). */
+export const isStateCode = (raw: string): boolean => /^[A-Z]{2}$/.test(raw) && isJurisdiction(raw);
+/** The one wording of a bad state or program, for the JSON 400s and the FHIR OperationOutcomes alike. */
+export const invalidStateMessage = (raw: string, name = 'state'): string =>
+  `Invalid ${name} '${raw.slice(0, 20)}': expected one of the 50 state USPS codes or DC, in upper case (^[A-Z]{2}$)`;
+export const invalidProgramMessage = (raw: string): string =>
+  `Invalid program '${raw.slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`;
 
 /** A state as the interface spells it (upper-case USPS code, `^[A-Z]{2}$`), or undefined. */
 export const namedState = (raw: unknown): string | undefined => (typeof raw === 'string' && /^[A-Z]{2}$/.test(raw.trim()) && isJurisdiction(raw.trim()) ? raw.trim() : undefined);
@@ -24,7 +38,7 @@ export function namedScope(raw: { states?: readonly unknown[]; programs?: readon
 
 type AnyScope = { states?: readonly string[]; programs?: readonly string[] };
 /** Two named scopes as one. */
-export const mergeScopes = (a: AnyScope, b: AnyScope): { states: string[]; programs: string[] } => ({
+export const mergeScopes = (a: AnyScope, b: AnyScope): Scope => ({
   states: [...new Set([...(a.states ?? []), ...(b.states ?? [])])],
   programs: [...new Set([...(a.programs ?? []), ...(b.programs ?? [])])],
 });

@@ -133,7 +133,6 @@ export const SERVED_RULE_STATUSES = ['verified', 'sample'] as const;
 export type ServedRuleStatus = (typeof SERVED_RULE_STATUSES)[number];
 
 export const SERVED_FROM = ['static', 'edge', 'api', 'blob'] as const;
-export type ServedFrom = (typeof SERVED_FROM)[number];
 
 /** Every USPS code the interface covers: the 50 states and DC. */
 export const JURISDICTIONS = [

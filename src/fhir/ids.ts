@@ -16,7 +16,6 @@ export const safeId = (...parts: string[]): string => {
   return joined.length <= 64 ? joined : `${joined.slice(0, 51)}-${shortHash(joined, 12)}`;
 };
 
-export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 
 /** Stable short hash for ids derived from content (same input, same id). */
 export const shortHash = (s: string, len = 12): string => createHash('sha256').update(s).digest('hex').slice(0, len);

@@ -5,6 +5,7 @@ import { BACKPORT_EXT, BACKPORT_PROFILE, PAS_SUBSCRIPTION_TOPIC } from '../../fh
 import { uuidFrom } from './ids.js';
 import type { Failure } from './outcome.js';
 import type { Bundle, BundleEntry, Parameters, ParametersParameter, Subscription } from './r4.js';
+import { isRecord } from '../domain/json.js';
 
 export type PayloadContent = 'empty' | 'id-only' | 'full-resource';
 export type SubscriptionStatusCode = 'requested' | 'active' | 'error' | 'off';
@@ -25,16 +26,15 @@ export interface SubscriptionRequest {
   resource: Subscription;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (message: string, expression: string): Failure => ({ status: 400, code: 'invalid_body', message, expression });
 
 /** A Subscription for the PAS topic with a rest-hook channel; anything we cannot honour is refused (400), never altered silently. */
 export function parseSubscription(body: unknown, now: Date): SubscriptionRequest | Failure {
-  if (!isObj(body) || body.resourceType !== 'Subscription') return bad('Send a Subscription resource as application/fhir+json', 'Subscription');
+  if (!isRecord(body) || body.resourceType !== 'Subscription') return bad('Send a Subscription resource as application/fhir+json', 'Subscription');
   const s = body as unknown as Subscription & { _criteria?: { extension?: { url?: string; valueString?: string }[] } };
   if (s.criteria !== PAS_SUBSCRIPTION_TOPIC) return bad(`Only the PAS topic is supported: Subscription.criteria must be ${PAS_SUBSCRIPTION_TOPIC}`, 'Subscription.criteria');
   const ch = s.channel;
-  if (!isObj(ch)) return bad('Subscription.channel is required', 'Subscription.channel');
+  if (!isRecord(ch)) return bad('Subscription.channel is required', 'Subscription.channel');
   if (ch.type !== 'rest-hook') return bad(`Only rest-hook channels are supported (got '${String(ch.type)}')`, 'Subscription.channel.type');
   let url: URL;
   try {

@@ -31,4 +31,3 @@ export const serviceParam = {
 };
 export const drugClassAlias = { ...drugParam, name: 'drug_class', description: 'Alias of drug.' };
 export const categoryAlias = { ...serviceParam, name: 'category', description: 'Alias of service.' };
-export const apiKeySecurity = [{ ApiKey: [] }];

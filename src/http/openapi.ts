@@ -3,7 +3,7 @@
 import { INTERFACE_VERSION } from '../services/manifest.js';
 import { ErrorBody, RateLimitError } from './openapi-schemas.js';
 import { CONTENT_TYPES } from './pipeline.js';
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../api/route.js';
 
 const SECURITY: Record<RouteDef['auth'], Record<string, string[]>[] | undefined> = {
   none: undefined,

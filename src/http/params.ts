@@ -1,9 +1,15 @@
 // Query-parameter parsing for the JSON endpoints: the controlled vocabulary, the aliases real clients send
 // (drug_class, category, ma, dual), and one clear 400 for each way a request can be wrong.
-import { namedScope, type NamedScope } from '../domain/named-scope.js';
-import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program } from '../domain/vocabulary.js';
+import {
+  invalidProgramMessage,
+  invalidStateMessage,
+  isStateCode,
+  namedScope,
+  type NamedScope,
+} from '../domain/named-scope.js';
+import { isDrugClass, isServiceCategory, normalizeProgram, type Program } from '../domain/vocabulary.js';
 import type { SubjectQuery } from '../services/lookup.js';
-import { badRequest } from './api-error.js';
+import { badRequest } from '../domain/api-error.js';
 
 /** One value of a parameter; a repeated parameter is an error, not a silent pick. */
 export function single(q: URLSearchParams, name: string): string | undefined {
@@ -30,9 +36,7 @@ function aliased(q: URLSearchParams, names: readonly string[]): { name: string; 
 export function parseState(raw: string | undefined, name = 'state'): string {
   if (raw === undefined) throw badRequest(`Missing required parameter '${name}' (a USPS code such as TX)`, 'missing_parameter');
   // The spec's pattern is ^[A-Z]{2}$: lower case is not silently accepted.
-  if (!/^[A-Z]{2}$/.test(raw) || !isJurisdiction(raw)) {
-    throw badRequest(`Invalid ${name} '${raw.slice(0, 20)}': expected one of the 50 state USPS codes or DC, in upper case (^[A-Z]{2}$)`);
-  }
+  if (!isStateCode(raw)) throw badRequest(invalidStateMessage(raw, name));
   return raw;
 }
 
@@ -43,11 +47,7 @@ export function requireState(q: URLSearchParams, name = 'state'): string {
 export function parseProgram(raw: string | undefined): Program {
   if (raw === undefined) throw badRequest("Missing required parameter 'program'", 'missing_parameter');
   const p = normalizeProgram(raw);
-  if (!p) {
-    throw badRequest(
-      `Invalid program '${raw.slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`,
-    );
-  }
+  if (!p) throw badRequest(invalidProgramMessage(raw));
   return p;
 }
 

@@ -1,8 +1,9 @@
 // The caller of a PAS path as the PAS service needs it: who owns what the call stores, the single state / program
 // of the subscription (the fallback when a bundle names none), and the scope check to run before storing.
 import type { Program } from '../domain/vocabulary.js';
-import type { PasCaller } from '../services/pas/pas-service.js';
-import type { Principal, RequestContext } from './route.js';
+import type { PasCaller } from '../services/pas/contract.js';
+import type { RequestContext } from '../api/route.js';
+import type { Principal } from '../domain/principal.js';
 
 /** `key:<id>` for an API key, `client:<id>` for a registered client (SMART backend or CDS EHR), `operator` for the local operator. */
 export function ownerOf(p: Principal | undefined): string {

@@ -1,19 +1,21 @@
 // The one request pipeline: authenticate -> admit (scope, limits) -> handler -> headers -> write.
-// Used by the fast path and by Express alike, so the two cannot drift.
+// Every route runs through it, exact-path or parameterised (http/dispatch.ts).
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { checkBody, type BodyKind, type BodyVerdict } from '../fhir/shape/check-body.js';
-import { ApiError, BodyShapeError, forbidden, unauthorized } from './api-error.js';
+import { ApiError, BodyShapeError, forbidden, unauthorized } from '../domain/api-error.js';
 import { publicBaseOf } from './base-url.js';
-import type { AppDeps, HttpResult, Principal, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from './route.js';
+import type { AppDeps } from '../api/app-deps.js';
+import type { HttpResult, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from '../api/route.js';
+import type { Principal } from '../domain/principal.js';
 import { holderWord, isSubscribed } from '../domain/principal.js';
 import { grants, scopesFor } from '../domain/smart-scopes.js';
 import { tooManyRequests } from '../services/access-gate.js';
 import { UUID_V4 } from '../services/keys.js';
 
-// Security headers: helmet's, captured once so the fast path sends exactly what Express would.
+// Security headers: helmet's, captured once and written by the pipeline on every answer.
 // Cross-origin reads must work for a CORS API, hence the resource policy.
 function captureHelmetHeaders(options: Parameters<typeof helmet>[0]): [string, string][] {
   const headers = new Map<string, string>();
@@ -309,7 +311,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
           'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${needed.join(' ')}"`,
         });
       }
-      Object.assign(extraHeaders, await deps.gate.admit(principal, route.group, route));
+      Object.assign(extraHeaders, await deps.gate.admit(principal, route.group));
     }
     const ctx: RequestContext = { ...input, now: deps.now(), principal, authorize: authorizer(principal) };
     // Scope before anything else is checked or read: what the request names (its parameters, path, hints, canonicals

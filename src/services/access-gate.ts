@@ -2,11 +2,11 @@
 // IETF RateLimit headers, and usage metering. Admin keys and the local operator bypass limits. A registered
 // client (access token or CDS Hooks JWT) is counted exactly like a key, under its client id.
 import type { EndpointGroup } from '../domain/endpoint-groups.js';
-import { ApiError } from '../http/api-error.js';
-import type { AccessGate } from '../http/route.js';
+import { ApiError } from '../domain/api-error.js';
 import { holderWord, isSubscribed, type Principal } from '../domain/principal.js';
-import type { LimitDecision, RateLimits } from './rate-limits.js';
-import { WINDOW_SECONDS } from './rate-limits.js';
+import type { RateLimits } from './rate-limits.js';
+import type { LimitDecision } from '../domain/limits.js';
+import { WINDOW_SECONDS } from '../domain/limits.js';
 import type { UsageMeter } from './usage.js';
 
 export function rateLimitHeaders(policy: string, d: LimitDecision): Record<string, string> {
@@ -25,6 +25,14 @@ export function tooManyRequests(policy: string, d: LimitDecision, what: string):
     { limit: d.limit, window: '1h', retry_after_seconds: d.resetSeconds },
     { 'Retry-After': String(d.resetSeconds), ...rateLimitHeaders(policy, d) },
   );
+}
+
+/**
+ * Access control beyond "is this a valid key": rate limits per endpoint group and usage metering.
+ * Returns extra response headers (rate-limit state) or throws an ApiError (429).
+ */
+export interface AccessGate {
+  admit(principal: Principal, group: EndpointGroup): Promise<Record<string, string>>;
 }
 
 export function createAccessGate(deps: { limits: RateLimits; usage: UsageMeter; now: () => Date }): AccessGate {

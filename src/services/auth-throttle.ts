@@ -3,7 +3,8 @@
 // address gets 429 on any credentialed request until the window ends, before its credentials are even looked at,
 // so guessing stays slow. Counting goes through the shared limiter (MongoDB: every instance counts together); the
 // "blocked until" mark is kept in process so that admitted traffic pays no extra store read.
-import type { LimitDecision, RateLimits } from './rate-limits.js';
+import type { RateLimits } from './rate-limits.js';
+import type { LimitDecision } from '../domain/limits.js';
 
 export interface AuthThrottle {
   /** The refusal while this address is over its budget, else null (an in-process check). */

@@ -7,7 +7,7 @@ import { PROGRAMS, type Program } from '../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
 import { GAP_RULE_FIELDS, nullFields, toPaRule, type PaRule } from './pa-rule.js';
-import type { CodeResolution } from './resolve-code.js';
+import type { CodeResolution } from '../corpus/resolve-code.js';
 
 export interface ComparePayersQuery {
   state: string;

@@ -1,11 +1,13 @@
 // Demo sessions: a UUID that unlocks /v1/action-plan only, for a limited time, issued by a public endpoint
 // that is itself limited per client address. Stored durably so that every instance honours them; stored like API keys,
 // as a SHA-256 hash of the id (the plaintext id is shown once, to its holder), and purged once expired.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../domain/hash.js';
 import { COLLECTIONS } from '../store/collections.js';
 import type { DocumentStore } from '../store/port.js';
-import type { DemoPrincipal } from '../http/route.js';
-import type { LimitDecision, RateLimits } from './rate-limits.js';
+import type { DemoPrincipal } from '../domain/principal.js';
+import type { RateLimits } from './rate-limits.js';
+import type { LimitDecision } from '../domain/limits.js';
 
 export interface DemoSessionDoc {
   /** SHA-256 (hex) of the session id; the id itself is never stored. */
@@ -23,7 +25,7 @@ export interface IssuedSession {
 
 export type IssueOutcome = { ok: true; session: IssuedSession } | { ok: false; decision: LimitDecision };
 
-export const hashSessionId = (id: string): string => createHash('sha256').update(id.toLowerCase()).digest('hex');
+export const hashSessionId = (id: string): string => sha256Hex(id.toLowerCase());
 
 /** Expired sessions are deleted at most this often (on issue), so the collection holds only live sessions. */
 const PURGE_EVERY_MS = 60_000;

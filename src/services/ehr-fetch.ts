@@ -2,8 +2,8 @@
 // `fhirServer` with its `fhirAuthorization` bearer token, through fhir-kit-client, every read of one hook call under
 // one deadline. The token goes to that server only (relative references only; never to another host) and is never
 // logged.
-import type { EhrReader } from '../cds/hook-data.js';
-import type { FhirAuthorization } from '../cds/types.js';
+import type { EhrReader } from '../fhir/crd/hook-data.js';
+import type { FhirAuthorization } from '../fhir/crd/types.js';
 import type { Bundle, Resource } from '../fhir/r4.js';
 
 export interface EhrFetcher {

@@ -1,6 +1,7 @@
-// Ingest runs: every ingest (scheduled, admin, CLI) leaves a stored report; scheduled runs never overlap, in this
-// process (node-cron noOverlap and an in-process flag) or across instances sharing MongoDB (a lease document
-// taken by compare-and-set). INGEST_SOURCE may be a directory or file, or an https URL serving NDJSON.
+// Ingest runs: every ingest (scheduled, admin, CLI) leaves a stored report. A scheduled run never overlaps another,
+// in this process or on any instance sharing the store: it takes the store lock 'ingest-schedule' without waiting
+// (store/locks.ts, the one locking mechanism; the ingest itself writes under the lock 'ingest'), and a tick that
+// finds it held is recorded as skipped. INGEST_SOURCE may be a directory or file, or an https URL serving NDJSON.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { IngestProgress, IngestReport } from '../ingest/run-ingest.js';
 import { COLLECTIONS } from '../store/collections.js';
-import { DuplicateKeyError, type DocumentStore } from '../store/port.js';
+import type { DocumentStore } from '../store/port.js';
+import { LockTimeoutError, withLock, type LockDoc } from '../store/locks.js';
 
 export type IngestTrigger = 'schedule' | 'admin' | 'cli' | 'startup';
 export type RunStatus = 'running' | 'ok' | 'rejected_records' | 'failed' | 'skipped_overlap' | 'interrupted';
@@ -31,16 +33,11 @@ export interface IngestRunDoc {
   notifications_queued?: number;
 }
 
-interface LeaseDoc {
-  id: 'ingest-lease';
-  holder: string;
-  until: string;
-}
 
 export interface IngestRuns {
   /** Runs one ingest and stores its report; the report is returned as runIngest's. */
   run(source: string, trigger: IngestTrigger, onProgress?: IngestProgress): Promise<IngestReport>;
-  /** A scheduled tick: skipped (and recorded as such) while another run holds the lease. */
+  /** A scheduled tick: skipped (and recorded as such) while another scheduled run is in progress anywhere. */
   scheduled(source: string): Promise<IngestRunDoc>;
   history(limit: number): Promise<IngestRunDoc[]>;
   /** Marks runs left 'running' by a process that died (embedded store: this process owns the data). */
@@ -54,8 +51,6 @@ export interface IngestRunDeps {
   ingest: (path: string, onProgress?: IngestProgress) => Promise<IngestReport>;
   /** After a run that changed the corpus (notify-when-ready dispatch); returns messages queued. */
   afterChange?: () => Promise<number>;
-  /** Longest a run may hold the cross-instance lease (default 1 h). */
-  leaseMs?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -97,29 +92,8 @@ async function download(url: string, fetchImpl: typeof fetch): Promise<{ path: s
 export function createIngestRuns(deps: IngestRunDeps): IngestRuns {
   const { store, now, log } = deps;
   const runs = store.collection<IngestRunDoc>(COLLECTIONS.ingestRuns);
-  const meta = store.collection<LeaseDoc>(COLLECTIONS.meta);
-  const leaseMs = deps.leaseMs ?? 3600_000;
+  const locks = store.collection<LockDoc>(COLLECTIONS.locks);
   const fetchImpl = deps.fetchImpl ?? fetch;
-  const holder = randomUUID();
-  let busy = false;
-
-  async function takeLease(): Promise<boolean> {
-    const at = now();
-    try {
-      await meta.insert({ id: 'ingest-lease', holder: '', until: new Date(0).toISOString() });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-    }
-    const taken = await meta.update({ id: 'ingest-lease', until: { $lt: at.toISOString() } }, {
-      holder,
-      until: new Date(at.getTime() + leaseMs).toISOString(),
-    });
-    return taken === 1;
-  }
-
-  async function releaseLease(): Promise<void> {
-    await meta.update({ id: 'ingest-lease', holder }, { until: new Date(0).toISOString() });
-  }
 
   async function execute(source: string, trigger: IngestTrigger, onProgress?: IngestProgress): Promise<{ doc: IngestRunDoc; report?: IngestReport; error?: unknown }> {
     const doc: IngestRunDoc = { id: `${now().toISOString()}-${randomUUID().slice(0, 8)}`, trigger, source: describeSource(source), started_at: now().toISOString(), status: 'running' };
@@ -164,20 +138,18 @@ export function createIngestRuns(deps: IngestRunDeps): IngestRuns {
     },
 
     async scheduled(source) {
-      if (busy || !(await takeLease())) {
+      try {
+        return await withLock(locks, 'ingest-schedule', async () => {
+          const { doc } = await execute(source, 'schedule');
+          log.info({ status: doc.status, added: doc.added, changed: doc.changed, rejected: doc.rejected }, 'scheduled ingest');
+          return doc;
+        }, { wait: false });
+      } catch (err) {
+        if (!(err instanceof LockTimeoutError)) throw err;
         const skipped: IngestRunDoc = { id: `${now().toISOString()}-${randomUUID().slice(0, 8)}`, trigger: 'schedule', source: describeSource(source), started_at: now().toISOString(), finished_at: now().toISOString(), status: 'skipped_overlap' };
         await runs.insert(skipped);
         log.info({ source: skipped.source }, 'scheduled ingest skipped: another run is in progress');
         return skipped;
-      }
-      busy = true;
-      try {
-        const { doc } = await execute(source, 'schedule');
-        log.info({ status: doc.status, added: doc.added, changed: doc.changed, rejected: doc.rejected }, 'scheduled ingest');
-        return doc;
-      } finally {
-        busy = false;
-        await releaseLease().catch(() => undefined);
       }
     },
 

@@ -1,7 +1,9 @@
 // API keys: UUID v4 shown once, stored only as a SHA-256 hash (a 122-bit random key needs no slow hash).
 // Verification finds the record by hash, compares in constant time, and caches for a few seconds so that a
 // revocation made on any instance is seen everywhere within KEY_CACHE_SECONDS.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../domain/hash.js';
+import { createTtlCache } from '../domain/ttl-cache.js';
 import { COLLECTIONS } from '../store/collections.js';
 import type { DocumentStore } from '../store/port.js';
 import type { Program } from '../domain/vocabulary.js';
@@ -41,7 +43,7 @@ export interface CreateKeyOptions {
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-export const hashKey = (key: string): string => createHash('sha256').update(key.toLowerCase()).digest('hex');
+export const hashKey = (key: string): string => sha256Hex(key.toLowerCase());
 
 export function toPublic(record: KeyRecord): PublicKeyRecord {
   const { hash: _hash, ...rest } = record;
@@ -69,8 +71,7 @@ export interface KeyService {
 
 export function createKeyService(deps: { store: DocumentStore; now: () => Date; cacheSeconds: number }): KeyService {
   const keys = deps.store.collection<KeyRecord>(COLLECTIONS.keys);
-  const cache = new Map<string, { principal: KeyPrincipal | null; until: number }>();
-  const MAX_CACHE = 10_000;
+  const cache = createTtlCache<KeyPrincipal | null>({ seconds: deps.cacheSeconds, now: deps.now });
 
   return {
     async create(options) {
@@ -111,17 +112,11 @@ export function createKeyService(deps: { store: DocumentStore; now: () => Date; 
     async verify(presented) {
       if (!UUID_V4.test(presented)) return null;
       const hash = hashKey(presented);
-      const now = Date.now();
-      const hit = cache.get(hash);
-      if (hit && hit.until > now) return hit.principal;
-      const r = await keys.findOne({ hash });
-      const ok = !!r && !r.revokedAt && timingSafeEqual(Buffer.from(r.hash, 'hex'), Buffer.from(hash, 'hex'));
-      const principal = ok ? toPrincipal(r) : null;
-      if (deps.cacheSeconds > 0) {
-        if (cache.size >= MAX_CACHE) cache.clear();
-        cache.set(hash, { principal, until: now + deps.cacheSeconds * 1000 });
-      }
-      return principal;
+      return cache.get(hash, async () => {
+        const r = await keys.findOne({ hash });
+        const ok = !!r && !r.revokedAt && timingSafeEqual(Buffer.from(r.hash, 'hex'), Buffer.from(hash, 'hex'));
+        return ok ? toPrincipal(r) : null;
+      });
     },
   };
 }

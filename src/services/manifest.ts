@@ -14,36 +14,6 @@ export const VERIFIED_NOTICE =
   'Only verified rules are served: each rests on curated facts read from official sources and confirmed by a second reading (see each rule\'s evidence). ' +
   'A combination without a verified rule answers 404 scope_gap. Not legal or clinical advice; confirm against source_url.';
 
-export const ENDPOINTS: Readonly<Record<string, string>> = {
-  pauth_lookup: 'GET /v1/pauth-lookup: single-state rule for a drug class or service category (key)',
-  pa_lookup: 'GET /v1/pa-lookup: deprecated alias of /v1/pauth-lookup (key)',
-  compare: 'GET /v1/compare: 2 to 10 states side by side (key + compare add-on)',
-  compare_payers: 'GET /v1/compare-payers: every payer in a state for one subject (key)',
-  action_plan: 'GET /v1/action-plan: ranked next actions before or after a decision (key or demo session)',
-  ask: 'POST /v1/ask: a question in plain words answered with the rule and its citation, or a clarifying request (key)',
-  drug_crosswalk: 'GET /v1/drug-crosswalk: drug class <-> generic and brand names with RxNorm codes',
-  topics: 'GET /v1/topics and /v1/topics/{slug}: approved topics, per-jurisdiction activity (key)',
-  compliance: 'GET /api/v1/compliance/{rule_id}: per-jurisdiction compliance with a CMS rule',
-  similar_rules: 'GET /v1/rules/similar: ranked similar rules across states with reasons (key)',
-  lookup_options: 'GET /v1/lookup-options: drug classes and services with rules for a state and program',
-  manifest: 'GET /v1/manifest: this document',
-  coverage: 'GET /v1/coverage: per program, each jurisdiction x subject as verified, sample or gap (the coverage explorer at / draws it)',
-  states: 'GET /v1/states: jurisdictions with rule counts and policy flags; ?state= for detail',
-  cds_services: 'GET /v1/cds-services: CDS Hooks discovery (CRD)',
-  coverage_requirements: 'POST /v1/cds-services/service-coverage-requirements: CRD order-sign / order-select (key)',
-  metadata: 'GET /v1/metadata: FHIR R4 CapabilityStatement',
-  formulary: 'GET /v1/formulary/{state}/{program}: US Drug Formulary bundle (key)',
-  dtr_questionnaire: 'GET /v1/dtr/questionnaire/{state}/{program}/{drug}: DTR Questionnaire (key)',
-  claim_submit: 'POST /v1/Claim/$submit: PAS prior-authorization request (key)',
-  openapi: 'GET /openapi.json: OpenAPI 3.1 description of this interface',
-  watch_feed: 'GET /v1/watch/feed.xml: Atom change feed of rules added, changed, retired and regulatory events (RFC 5005 paged; state, program, since)',
-  watch_feed_json: 'GET /v1/watch/feed.json: JSON Feed 1.1 twin of the change feed',
-  notify_when_ready: 'POST /v1/notify-when-ready: be told once (sms or email) when a coverage gap is filled',
-  notify_unsubscribe: 'GET /v1/notify/unsubscribe?token=: stop a notify-when-ready watch (link in every message)',
-  admin_staleness: 'GET /v1/admin/staleness: rules not re-verified within a threshold, by state and program (admin)',
-  admin_ingest_history: 'GET /v1/admin/ingest/history: stored reports of ingest runs (admin)',
-};
-
 const coverageMemo = new WeakMap<ReadModel, CoverageTable>();
 /** Verified program-level coverage per state and program (computed once per read model). */
 export function verifiedCoverage(model: ReadModel): CoverageTable {
@@ -63,7 +33,10 @@ function corpusAge(model: ReadModel, now: Date): AgeSummary {
   return summary;
 }
 
-export function buildManifest(model: ReadModel, publicBaseUrl: string | undefined, now: Date = new Date()): Record<string, unknown> {
+/** One line per endpoint, `METHOD /path: what it does (who may call)`, by route id: built from the route table by the caller. */
+export type EndpointLines = Readonly<Record<string, string>>;
+
+export function buildManifest(model: ReadModel, publicBaseUrl: string | undefined, endpoints: EndpointLines, now: Date = new Date()): Record<string, unknown> {
   const base = publicBaseUrl ?? '';
   return {
     service: SERVICE_NAME,
@@ -109,7 +82,7 @@ export function buildManifest(model: ReadModel, publicBaseUrl: string | undefine
         note: 'Proposed rule published 2026-04-14; most provisions would apply from 2027-10-01 if finalized.',
       },
     },
-    endpoints: ENDPOINTS,
+    endpoints,
     docs: {
       openapi: `${base}/openapi.json`,
       fhir_capability_statement: `${base}/v1/metadata`,

@@ -1,7 +1,7 @@
 // Spec 4.2: the notify-when-ready body, every field validated; a 400 names the field (`field` in the body).
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../domain/api-error.js';
 
 export type NotifyChannel = 'sms' | 'email';
 

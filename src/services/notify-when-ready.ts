@@ -16,7 +16,8 @@ import type { ContactVault } from './contact-vault.js';
 import type { OutgoingMail, SendMail, SendSms } from './notify-delivery.js';
 import { maskContact, type NotifyChannel, type NotifyRequest } from './notify-request.js';
 import type { Outbox, OutboxMessage } from './outbox.js';
-import type { LimitDecision, RateLimits } from './rate-limits.js';
+import type { RateLimits } from './rate-limits.js';
+import type { LimitDecision } from '../domain/limits.js';
 
 export type WatchStatus = 'waiting' | 'notified' | 'unsubscribed';
 

@@ -56,11 +56,3 @@ export async function readCorpusVersion(store: DocumentStore): Promise<number> {
   const meta = await store.collection<CorpusMeta>(COLLECTIONS.meta).findOne({ id: 'corpus' });
   return meta?.version ?? 0;
 }
-
-/** Increments the corpus version atomically and returns the new value. */
-export async function bumpCorpusVersion(store: DocumentStore, now: Date): Promise<number> {
-  const meta = store.collection<CorpusMeta>(COLLECTIONS.meta);
-  const version = await meta.increment('corpus', 'version', 1, { id: 'corpus', updatedAt: now.toISOString() });
-  await meta.update({ id: 'corpus' }, { updatedAt: now.toISOString() });
-  return version;
-}

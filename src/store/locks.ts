@@ -22,6 +22,8 @@ export interface LockOptions {
   leaseMs?: number;
   /** Give up after this long (the caller gets an error, never a silent no-lock run). */
   timeoutMs?: number;
+  /** false: do not wait at all; LockTimeoutError at once while anyone (this process or another) holds the lock. */
+  wait?: boolean;
 }
 
 const HOST = hostname();
@@ -49,6 +51,10 @@ const localQueues = new Map<string, Promise<unknown>>();
 
 /** Runs fn while holding the named lock. */
 export function withLock<R>(locks: Collection<LockDoc>, name: string, fn: () => Promise<R>, options: LockOptions = {}): Promise<R> {
+  if (options.wait === false) {
+    if (localQueues.has(name)) return Promise.reject(new LockTimeoutError(name));
+    options = { ...options, timeoutMs: 0 };
+  }
   const prev = localQueues.get(name) ?? Promise.resolve();
   const run = prev.then(() => withStoreLock(locks, name, fn, options));
   const settled = run.catch(() => undefined);

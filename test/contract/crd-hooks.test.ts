@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { CRD_EXT, CRD_PROFILE, CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
-import { coverageInformationProblems } from '../../src/cds/coverage-info.js';
+import { coverageInformationProblems } from '../../src/fhir/crd/coverage-info.js';
 import { loadConfig } from '../../src/config.js';
 import { startService, type RunningService } from '../../src/service.js';
 import {

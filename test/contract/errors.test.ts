@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { allRoutes } from '../../src/http/routes/index.js';
-import type { RouteDef } from '../../src/http/route.js';
+import type { RouteDef } from '../../src/api/route.js';
 import { createLogger } from '../../src/logger.js';
 import { jurisdiction, rule } from '../support/docs.js';
 import { makeTestApp } from '../support/test-app.js';

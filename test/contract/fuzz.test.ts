@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import request from 'supertest';
 import { loadFhirDefinitions } from '../../src/fhir/shape/fhir-shape.js';
-import type { RouteDef } from '../../src/http/route.js';
+import type { RouteDef } from '../../src/api/route.js';
 import { example, fhirCorpus } from '../support/fhir-corpus.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
 

@@ -11,7 +11,7 @@ import type { IngestReport } from '../../src/ingest/run-ingest.js';
 import { createIngestRuns, describeSource, type IngestRunDoc } from '../../src/services/ingest-runs.js';
 import { ageDays, ageSummary } from '../../src/services/staleness.js';
 import { openEmbeddedStore } from '../../src/store/embedded/embedded-store.js';
-import { createIngester } from '../../src/service.js';
+import { createIngester } from '../../src/services/ingester.js';
 import { jurisdiction, rule } from '../support/docs.js';
 import { expectOpenApi } from '../support/openapi.js';
 import { makeTestApp } from '../support/test-app.js';
@@ -33,13 +33,13 @@ describe('ingest runs', () => {
     await new Promise((r) => setTimeout(r, 20));
     const second = await runs.scheduled('/srv/rules');
     expect(second.status).to.equal('skipped_overlap');
-    // A second instance sharing the store (same lease document) is refused too.
+    // A second instance sharing the store (the same store lock) is refused too.
     const other = createIngestRuns({ store, now: () => new Date(), log, ingest: fake });
     expect((await other.scheduled('/srv/rules')).status).to.equal('skipped_overlap');
     release();
     const done = await first;
     expect(done).to.include({ status: 'ok', added: 1, unchanged: 1, corpus_version: 7, notifications_queued: 1 });
-    // The lease is released: the next tick runs.
+    // The lock is released: the next tick runs.
     expect((await other.scheduled('/srv/rules')).status).to.equal('ok');
     const history = await runs.history(10);
     expect(history.map((h) => h.status).sort()).to.deep.equal(['ok', 'ok', 'skipped_overlap', 'skipped_overlap']);

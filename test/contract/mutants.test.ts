@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { buildApp } from '../../src/app.js';
 import { allRoutes } from '../../src/http/routes/index.js';
-import type { RouteDef } from '../../src/http/route.js';
+import type { RouteDef } from '../../src/api/route.js';
 import { CRD_EXT } from '../../fhir-profiles/canonicals.js';
 import { jurisdiction, payer, rule } from '../support/docs.js';
 import { example, fhirCorpus } from '../support/fhir-corpus.js';

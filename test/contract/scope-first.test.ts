@@ -4,7 +4,7 @@
 // declares the scope its parameters name (RouteDef.scope) and the pipeline authorizes it before the handler runs.
 import { expect } from 'chai';
 import request from 'supertest';
-import type { RouteDef } from '../../src/http/route.js';
+import type { RouteDef } from '../../src/api/route.js';
 import { example, fhirCorpus } from '../support/fhir-corpus.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
 
@@ -120,7 +120,7 @@ const PROBES: Record<string, { existing: Probe; missing: Probe; inScope?: Probe 
 
 /**
  * Keyed routes that name no state or program in their parameters, and why they need no declared scope. A new keyed
- * route must either declare `scope` (see src/http/route.ts) or be listed here with its reason.
+ * route must either declare `scope` (see src/api/route.ts) or be listed here with its reason.
  */
 const NO_JURISDICTIONAL_SCOPE: Record<string, string> = {
   ask: 'state and program come from the question text (read with the vocabulary, not the rules); the handler authorizes them before any rule is read; choices and passages are filtered to the key (test/contract/explore.test.ts)',
@@ -259,7 +259,8 @@ describe('scope is checked before anything reveals data, on every keyed route', 
     expect(lookup.body.error).to.match(/^Invalid program 'bogus'/);
     const cds = await send({ method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=TX&program=medicaid', body: example('crd-2.2-order-sign-hook-request.json') });
     expect(cds.status).to.equal(400);
-    expect(cds.body.error).to.equal("Invalid program 'medicaid'");
+    // One wording of a bad program for every surface (domain/named-scope.ts): it lists the programs to choose from.
+    expect(cds.body.error).to.equal("Invalid program 'medicaid': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip");
     const pkg = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonicalOnly('https://prauth.test/v1/dtr/questionnaire/TX/part_d/hepatitis_c') });
     expect(pkg.status).to.equal(400);
     expect(pkg.body.issue[0].diagnostics).to.equal("A 'coverage' parameter (the member's Coverage) is required");

@@ -2,7 +2,7 @@
 // CRD tests and the acceptance tests of the kits' and reference implementations' requests.
 import { expect } from 'chai';
 import { CRD_EXT, CRD_PROFILE, CRD_TEMP_CS } from '../../fhir-profiles/canonicals.js';
-import { coverageInformationProblems } from '../../src/cds/coverage-info.js';
+import { coverageInformationProblems } from '../../src/fhir/crd/coverage-info.js';
 import { fhirProblems } from './fhir-validate.js';
 import { validateAgainst, valueSetCodes } from './ig-validate.js';
 

@@ -3,7 +3,7 @@
 // coverage-information invariants (q1-q9).
 import { expect } from 'chai';
 import fhirPkg from 'fhir';
-import { coverageInformationProblems } from '../../src/cds/coverage-info.js';
+import { coverageInformationProblems } from '../../src/fhir/crd/coverage-info.js';
 import { CRD_EXT, DTR_PROFILE, PAS_EXT, PAS_PROFILE, USDF_EXT, USDF_PROFILE } from '../../fhir-profiles/canonicals.js';
 import type { Extension, Resource } from '../../src/fhir/r4.js';
 

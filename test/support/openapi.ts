@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { buildOpenApi } from '../../src/http/openapi.js';
-import type { RouteDef } from '../../src/http/route.js';
+import type { RouteDef } from '../../src/api/route.js';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);

@@ -22,7 +22,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWT
 import request from 'supertest';
 import type { Program } from '../../src/domain/vocabulary.js';
 import type { EndpointGroup } from '../../src/domain/endpoint-groups.js';
-import { CLIENT_ASSERTION_TYPE, type ClientRecord } from '../../src/services/clients.js';
+import { CLIENT_ASSERTION_TYPE, type ClientRecord } from '../../src/services/clients/records.js';
 import type { TestApp } from './test-app.js';
 
 export type Alg = 'RS384' | 'ES384';

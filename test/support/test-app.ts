@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { servingPolicy } from './spawn.js';
 import { createCorpusHolder } from '../../src/corpus/corpus-holder.js';
 import type { CanonicalDoc } from '../../src/domain/documents.js';
-import type { AppDeps } from '../../src/http/route.js';
+import type { AppDeps } from '../../src/api/app-deps.js';
 import { ingestRecords } from '../../src/ingest/run-ingest.js';
 import type { CreateKeyOptions } from '../../src/services/keys.js';
 import { buildServices } from '../../src/service.js';

@@ -3,7 +3,9 @@
 import { expect } from 'chai';
 import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CanonicalDoc, CodeMappingDoc, CoverageRuleDoc, DrugCrosswalkDoc, JurisdictionDoc, PayerDoc } from '../../src/domain/documents.js';
-import { bundleLookup, orderCodings, programFromName, resolveCoverageContext, resolveRule, serviceForProcedureCode, SOPT_PROGRAMS, stateCode } from '../../src/fhir/resolve.js';
+import { bundleLookup } from '../../src/fhir/resolve/lookup.js';
+import { orderCodings, resolveRule, serviceForProcedureCode } from '../../src/fhir/resolve/rule-for-codes.js';
+import { programFromName, resolveCoverageContext, SOPT_PROGRAMS, stateCode } from '../../src/fhir/resolve/coverage-context.js';
 import { jurisdiction } from '../support/docs.js';
 import { fhirCorpus } from '../support/fhir-corpus.js';
 

@@ -2,9 +2,9 @@
 // answers 400 for malformed bodies first; this is the second line: a value of the wrong shape is skipped).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { runCoverageRequirements, configurationOf } from '../../src/cds/crd.js';
-import { gatherHookData } from '../../src/cds/hook-data.js';
-import { CRD_HOOKS, type CdsHookRequest } from '../../src/cds/types.js';
+import { runCoverageRequirements, configurationOf } from '../../src/fhir/crd/crd.js';
+import { gatherHookData } from '../../src/fhir/crd/hook-data.js';
+import { CRD_HOOKS, type CdsHookRequest } from '../../src/fhir/crd/types.js';
 import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CanonicalDoc, CodeMappingDoc, CoverageRuleDoc, DrugCrosswalkDoc, PayerDoc } from '../../src/domain/documents.js';
 import { HOOK_FIXTURES } from '../support/crd-requests.js';

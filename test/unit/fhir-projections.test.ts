@@ -1,11 +1,13 @@
 import { expect } from 'chai';
-import { coverageInformationProblems, reason, toCoverageInformation, type CoverageVerdict } from '../../src/cds/coverage-info.js';
+import { coverageInformationProblems, reason, toCoverageInformation, type CoverageVerdict } from '../../src/fhir/crd/coverage-info.js';
 import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CanonicalDoc, CodeMappingDoc, CoverageRuleDoc, DrugCrosswalkDoc, PayerDoc } from '../../src/domain/documents.js';
 import { restrictionsOf, tierOf } from '../../src/fhir/formulary.js';
 import { uuidFrom } from '../../src/fhir/ids.js';
-import { parsePasRequest } from '../../src/fhir/pas.js';
-import { bundleLookup, resolveCoverageContext, resolveRule, serviceForProcedureCode } from '../../src/fhir/resolve.js';
+import { parsePasRequest } from '../../src/fhir/pas/request.js';
+import { bundleLookup } from '../../src/fhir/resolve/lookup.js';
+import { resolveCoverageContext } from '../../src/fhir/resolve/coverage-context.js';
+import { resolveRule, serviceForProcedureCode } from '../../src/fhir/resolve/rule-for-codes.js';
 import { fhirCorpus } from '../support/fhir-corpus.js';
 import { fhirProblems } from '../support/fhir-validate.js';
 import { rule } from '../support/docs.js';

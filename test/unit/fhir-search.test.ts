@@ -1,7 +1,7 @@
-// The generic FHIR search engine (src/fhir/search.ts), table-driven over a few hand-made resources.
+// The generic FHIR search engine (src/api/search.ts), table-driven over a few hand-made resources.
 import { expect } from 'chai';
 import type { Basic } from '../../src/fhir/r4.js';
-import { dateRange, runSearch, splitOr, type SearchSpec } from '../../src/fhir/search.js';
+import { dateRange, runSearch, splitOr, type SearchSpec } from '../../src/api/search.js';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const item = (id: string, code: string, start?: string, end?: string, ref = 'MedicationKnowledge/a'): Basic =>

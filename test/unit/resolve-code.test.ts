@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CodeMappingDoc } from '../../src/domain/documents.js';
-import { BUILTIN_RANGES, CODE_PATTERN, codeSystemOf, inRange, resolveCode } from '../../src/services/resolve-code.js';
+import { BUILTIN_RANGES, CODE_PATTERN, codeSystemOf, inRange, resolveCode } from '../../src/corpus/resolve-code.js';
 
 const mapping = (m: Partial<CodeMappingDoc> & Pick<CodeMappingDoc, 'id' | 'serviceCategory'>): CodeMappingDoc => ({
   resourceType: 'CodeMapping',

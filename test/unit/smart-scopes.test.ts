@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { grantable, grants, parseSystemScope, type SmartNeed } from '../../src/domain/smart-scopes.js';
-import { FHIR_DECLS } from '../../src/fhir/registry.js';
-import { servedResourceTypesOf, smartNeedOf } from '../../src/fhir/smart.js';
+import { FHIR_DECLS } from '../../src/api/registry.js';
+import { servedResourceTypesOf, smartNeedOf } from '../../src/api/smart.js';
 
 const letters = (text: string): string | null => {
   const s = parseSystemScope(text);

@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { ENDPOINT_GROUPS, type EndpointGroup } from '../../domain/endpoint-groups.js';
 import type { ClientKind } from '../../domain/principal.js';
 import type { Program } from '../../domain/vocabulary.js';
-import type { ClientRecord } from '../../services/clients.js';
+import type { ClientRecord } from '../../services/clients/records.js';
 import { OperatorError, type Operator } from '../operator.js';
 import { list, parseGroup, parseProgram, parseState, printRevocation } from '../parse-options.js';
 

@@ -10,6 +10,7 @@ import type { Failure } from '../outcome.js';
 import { mergeScopes } from '../../domain/named-scope.js';
 import { adaptiveAddress, adaptiveId, formItems, prepopulation, ruleFromCanonical, scopeOfCanonical, toAdaptiveQuestionnaire } from './questionnaires.js';
 import { VALUE_SETS, valueSetUrl, type ValueSetKey } from './value-sets.js';
+import { isRecord } from '../../domain/json.js';
 
 interface Step {
   item: QuestionnaireItem;
@@ -100,7 +101,6 @@ export interface NextInput {
   rule: CoverageRuleDoc;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const bad = (message: string, expression: string): Failure => ({ status: 400, code: 'invalid_body', message, expression });
 
 /**
@@ -114,10 +114,10 @@ const bad = (message: string, expression: string): Failure => ({ status: 400, co
  * Authorized before the body is validated, so an out-of-scope form is a 403 whether or not we publish it.
  */
 export function namedScopeOfNextInput(body: unknown): { states: string[]; programs: string[] } {
-  const params = isObj(body) && body.resourceType === 'Parameters' && Array.isArray(body.parameter) ? body.parameter : undefined;
-  const qr = params ? (params.find((p: unknown) => isObj(p) && p.name === 'questionnaire-response') as Record<string, unknown> | undefined)?.resource : body;
-  if (!isObj(qr)) return { states: [], programs: [] };
-  const contained = Array.isArray(qr.contained) ? qr.contained.filter((c: unknown) => isObj(c) && c.resourceType === 'Questionnaire') : [];
+  const params = isRecord(body) && body.resourceType === 'Parameters' && Array.isArray(body.parameter) ? body.parameter : undefined;
+  const qr = params ? (params.find((p: unknown) => isRecord(p) && p.name === 'questionnaire-response') as Record<string, unknown> | undefined)?.resource : body;
+  if (!isRecord(qr)) return { states: [], programs: [] };
+  const contained = Array.isArray(qr.contained) ? qr.contained.filter((c: unknown) => isRecord(c) && c.resourceType === 'Questionnaire') : [];
   const canonicals = [qr.questionnaire, ...contained.flatMap((c: Record<string, unknown>) => [c.url, ...(Array.isArray(c.derivedFrom) ? c.derivedFrom : [])])];
   return canonicals.filter((c): c is string => typeof c === 'string').reduce((scope, c) => mergeScopes(scope, scopeOfCanonical(c) ?? {}), { states: [] as string[], programs: [] as string[] });
 }
@@ -125,19 +125,19 @@ export function namedScopeOfNextInput(body: unknown): { states: string[]; progra
 export function parseNextInput(model: ReadModel, body: unknown): NextInput | Failure {
   let qr: unknown = body;
   let at = 'QuestionnaireResponse';
-  if (isObj(body) && body.resourceType === 'Parameters') {
+  if (isRecord(body) && body.resourceType === 'Parameters') {
     const params = Array.isArray(body.parameter) ? body.parameter : [];
-    const i = params.findIndex((p: unknown) => isObj(p) && p.name === 'questionnaire-response');
+    const i = params.findIndex((p: unknown) => isRecord(p) && p.name === 'questionnaire-response');
     if (i < 0) return bad("Parameters need a 'questionnaire-response' parameter holding the QuestionnaireResponse", 'Parameters.parameter');
     qr = (params[i] as Record<string, unknown>).resource;
     at = `Parameters.parameter[${i}].resource`;
   }
-  if (!isObj(qr) || qr.resourceType !== 'QuestionnaireResponse') return bad('Send the adaptive QuestionnaireResponse (or Parameters with questionnaire-response)', at);
+  if (!isRecord(qr) || qr.resourceType !== 'QuestionnaireResponse') return bad('Send the adaptive QuestionnaireResponse (or Parameters with questionnaire-response)', at);
   const response = qr as unknown as QuestionnaireResponse;
   if (response.item !== undefined && !Array.isArray(response.item)) return bad('QuestionnaireResponse.item must be an array', `${at}.item`);
   if (response.contained !== undefined && !Array.isArray(response.contained)) return bad('QuestionnaireResponse.contained must be an array', `${at}.contained`);
   const ref = typeof response.questionnaire === 'string' ? response.questionnaire : '';
-  const contained = (response.contained ?? []).find((c) => isObj(c) && c.resourceType === 'Questionnaire' && (!ref.startsWith('#') || c.id === ref.slice(1))) as Questionnaire | undefined;
+  const contained = (response.contained ?? []).find((c) => isRecord(c) && c.resourceType === 'Questionnaire' && (!ref.startsWith('#') || c.id === ref.slice(1))) as Questionnaire | undefined;
   const canonicals = [contained?.url, ...(contained?.derivedFrom ?? []), ref.startsWith('#') ? undefined : ref].filter((c): c is string => typeof c === 'string' && !!c);
   for (const c of canonicals) {
     const hit = ruleFromCanonical(model, c);
@@ -218,13 +218,13 @@ export function nextQuestion(input: NextInput, base: string, now: Date): Questio
   collect(response.item, answers);
   for (const [i, it] of (response.item ?? []).entries()) {
     const at = `QuestionnaireResponse.item[${i}]`;
-    if (!isObj(it) || typeof it.linkId !== 'string') return bad('Every item needs a linkId', `${at}.linkId`);
+    if (!isRecord(it) || typeof it.linkId !== 'string') return bad('Every item needs a linkId', `${at}.linkId`);
     const question = byId.get(it.linkId);
     if (!question) return bad(`Item '${it.linkId.slice(0, 60)}' is not a question of this form`, `${at}.linkId`);
     if (it.answer !== undefined && !Array.isArray(it.answer)) return bad('answer must be an array', `${at}.answer`);
     if ((it.answer?.length ?? 0) > 1 && !question.repeats) return bad(`Item '${it.linkId}' takes one answer`, `${at}.answer`);
     for (const [j, a] of (it.answer ?? []).entries()) {
-      const f = isObj(a) ? checkAnswer(question, a, `${at}.answer[${j}]`, base) : bad('An answer must be an object', `${at}.answer[${j}]`);
+      const f = isRecord(a) ? checkAnswer(question, a, `${at}.answer[${j}]`, base) : bad('An answer must be an object', `${at}.answer[${j}]`);
       if (f) return f;
     }
   }

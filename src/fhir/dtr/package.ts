@@ -9,13 +9,16 @@ import { CRD_TEMP_CS, DTR_EXT, DTR_OUTCOME_PARAM, DTR_PACKAGE_PARAM, DTR_PROFILE
 import { ruleLastUpdated, shortHash, uuidFrom } from '../ids.js';
 import type { Failure } from '../outcome.js';
 import type { OrderResource } from '../r4.js';
-import { bundleLookup, isOrder, orderCodings, resolveCoverageContext, resolveRule, type ExplicitHints } from '../resolve.js';
+import { bundleLookup, isOrder } from '../resolve/lookup.js';
+import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
+import { resolveCoverageContext, type ExplicitHints } from '../resolve/coverage-context.js';
 import { toLibraryResource, withDependencies } from './cql-libraries.js';
 import { firstQuestions, toAdaptivePackageQuestionnaire } from './next-question.js';
 import { PATTERN_LIBRARY, patternItems, patternOf } from './patterns.js';
 import { mergeScopes, scopeOfRuleId } from '../../domain/named-scope.js';
 import { adaptiveAddress, ruleFromCanonical, scopeOfCanonical, scopeOfQuestionnaireId, toDtrQuestionnaire } from './questionnaires.js';
 import { toValueSet } from './value-sets.js';
+import { isRecord } from '../../domain/json.js';
 
 export interface PackageInput {
   coverages: Coverage[];
@@ -33,22 +36,21 @@ const KNOWN = new Set(['coverage', 'order', 'referenced', 'questionnaire', 'cont
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 const bad = (message: string, expression: string): Failure => ({ status: 400, code: 'invalid_body', message, expression });
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The input Parameters, or a 400 naming the parameter that is not a valid package request. `questionnaires` are
  * canonicals the request names outside the body (the instance-level form names one in its path).
  */
 export function parsePackageInput(body: unknown, questionnaires: string[] = []): PackageInput | Failure {
-  if (!isObj(body) || body.resourceType !== 'Parameters') return bad('Send a Parameters resource (dtr-qpackage-input-parameters)', 'Parameters');
+  if (!isRecord(body) || body.resourceType !== 'Parameters') return bad('Send a Parameters resource (dtr-qpackage-input-parameters)', 'Parameters');
   const params = body.parameter;
   if (params !== undefined && !Array.isArray(params)) return bad('Parameters.parameter must be an array', 'Parameters.parameter');
   const out: PackageInput = { coverages: [], orders: [], unsupportedOrders: [], referenced: [], questionnaires: [...questionnaires] };
   for (const [i, raw] of (params ?? []).entries()) {
     const at = `Parameters.parameter[${i}]`;
-    if (!isObj(raw) || typeof raw.name !== 'string') return bad('Every parameter needs a name', `${at}.name`);
+    if (!isRecord(raw) || typeof raw.name !== 'string') return bad('Every parameter needs a name', `${at}.name`);
     const p = raw as unknown as ParametersParameter;
-    const resource = isObj(p.resource) ? (p.resource as unknown as Resource) : undefined;
+    const resource = isRecord(p.resource) ? (p.resource as unknown as Resource) : undefined;
     switch (p.name) {
       case 'coverage':
         if (resource?.resourceType !== 'Coverage') return bad("A 'coverage' parameter must hold a Coverage resource", `${at}.resource`);
@@ -104,9 +106,9 @@ export function namedScopeOfPackageRequest(body: unknown, instanceId: string | u
     if (s) scope = mergeScopes(scope, s);
   };
   if (instanceId !== undefined) add(scopeOfQuestionnaireId(instanceId));
-  const params = isObj(body) && Array.isArray(body.parameter) ? body.parameter : [];
+  const params = isRecord(body) && Array.isArray(body.parameter) ? body.parameter : [];
   for (const p of params) {
-    if (!isObj(p)) continue;
+    if (!isRecord(p)) continue;
     const canonical = p.valueCanonical ?? p.valueUri;
     if (p.name === 'questionnaire' && typeof canonical === 'string') add(scopeOfCanonical(canonical.trim()));
     if (p.name === 'context' && typeof p.valueString === 'string') add(scopeOfRuleId(p.valueString.trim()));

@@ -17,14 +17,14 @@ export function mergeReads(...sets: ReadSet[]): ReadSet {
 /** Every resource: its id (resolvers key on Type/id) and contained resources (`#id` references). */
 const EVERY: ReadSet = { '*': ['id', 'contained'] };
 
-/** src/fhir/resolve.ts resolveCoverageContext / payerFromCoverage / stateFromAddresses. */
+/** src/fhir/resolve/ resolveCoverageContext / payerFromCoverage / stateFromAddresses. */
 export const COVERAGE_CONTEXT_READS: ReadSet = {
   Coverage: ['status', 'class', 'type', 'payor', 'beneficiary', 'subscriberId', 'identifier'],
   Patient: ['address', 'identifier'],
   Organization: ['name', 'address', 'identifier'],
 };
 
-/** src/fhir/resolve.ts requestCodings / orderCodings, and the order's Coverage (`insurance`) in src/cds/crd.ts. */
+/** src/fhir/resolve/ requestCodings / orderCodings, and the order's Coverage (`insurance`) in src/fhir/crd/crd.ts. */
 export const ORDER_READS: ReadSet = {
   ServiceRequest: ['code', 'insurance', 'subject'],
   DeviceRequest: ['codeCodeableConcept', 'insurance', 'subject'],
@@ -34,11 +34,11 @@ export const ORDER_READS: ReadSet = {
   Encounter: ['type', 'class'],
 };
 
-/** CDS Hooks CRD (src/cds/hook-data.ts, crd.ts): context Bundles and prefetch, orders, the member's coverage. */
+/** CDS Hooks CRD (src/fhir/crd/hook-data.ts, crd.ts): context Bundles and prefetch, orders, the member's coverage. */
 export const CRD_READS: ReadSet = mergeReads(EVERY, COVERAGE_CONTEXT_READS, ORDER_READS, { Bundle: ['entry.resource', 'entry.fullUrl'] });
 
 /**
- * PAS $submit and $inquire (src/fhir/pas.ts, pas-inquiry.ts): the Bundle and the Claim as the checks and the item
+ * PAS $submit and $inquire (src/fhir/pas/): the Bundle and the Claim as the checks and the item
  * decisions read them, the resources matched on (member, provider) and the documentation attached.
  */
 export const PAS_READS: ReadSet = mergeReads(EVERY, COVERAGE_CONTEXT_READS, ORDER_READS, {

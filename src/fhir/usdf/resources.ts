@@ -6,7 +6,7 @@ import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc, DrugCrosswalkDoc, PayerDoc } from '../../domain/documents.js';
 import { PROGRAM_LABELS, type Program } from '../../domain/vocabulary.js';
 import { CODE_SYSTEMS, USDF_CS, USDF_EXT, USDF_PROFILE } from '../../../fhir-profiles/canonicals.js';
-import type { Scope } from '../decl-types.js';
+import type { Scope } from '../../domain/named-scope.js';
 import { ruleLastUpdated, safeId } from '../ids.js';
 import type { Basic, CodeableConcept, Extension, InsurancePlan, Location, MedicationKnowledge, Resource } from '../r4.js';
 

@@ -1,8 +1,8 @@
 // Demo sessions (public issuance) and per-key usage (admin).
 import { tooManyRequests } from '../../services/access-gate.js';
-import { notFound } from '../api-error.js';
+import { notFound } from '../../domain/api-error.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 const DemoSession = {
   type: 'object',

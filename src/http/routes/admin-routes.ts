@@ -6,9 +6,9 @@ import type { CreateKeyOptions } from '../../services/keys.js';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import type { IngestSource } from '../../ingest/run-ingest.js';
-import { badRequest, notFound } from '../api-error.js';
+import { badRequest, notFound } from '../../domain/api-error.js';
 import { ErrorBody } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 function stringList(body: Record<string, unknown>, name: string): string[] {
   const v = body[name];

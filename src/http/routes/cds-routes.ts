@@ -1,14 +1,16 @@
 // Endpoints 16 and 17: CDS Hooks discovery and the CRD services, generated from the registry.
-import type { CdsHookRequest } from '../../cds/types.js';
+import type { CdsHookRequest } from '../../fhir/crd/types.js';
 import { namedScope } from '../../domain/named-scope.js';
 import { isFailure } from '../../fhir/outcome.js';
-import { buildCdsDiscovery, CDS_SERVICES, parseHints, type CdsServiceDecl } from '../../fhir/registry.js';
-import { badRequest } from '../api-error.js';
+import { buildCdsDiscovery } from '../../api/registry.js';
+import { CDS_SERVICES } from '../../api/cds-services.js';
+import { parseHints, type CdsServiceDecl } from '../../api/decl-types.js';
+import { badRequest } from '../../domain/api-error.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
-import type { RequestContext, RouteDef, ScopeRequest } from '../route.js';
+import type { RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 import { answer, opEnv, toApiError } from './fhir-routes.js';
+import { isRecord } from '../../domain/json.js';
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The context element each hook asks about (CDS Hooks: required); without it there is nothing to answer. */
 const ASKED: Readonly<Record<CdsServiceDecl['hook'], string>> = {
@@ -26,14 +28,14 @@ const ASKED: Readonly<Record<CdsServiceDecl['hook'], string>> = {
  * what the hook asks about.
  */
 function parseHookRequest(body: unknown, s: CdsServiceDecl): CdsHookRequest {
-  if (!isObj(body)) throw badRequest('Send a CDS Hooks request object', 'invalid_body');
+  if (!isRecord(body)) throw badRequest('Send a CDS Hooks request object', 'invalid_body');
   if (body.hook !== s.hook) throw badRequest(`This service answers the '${s.hook}' hook (got '${String(body.hook).slice(0, 40)}')`, 'invalid_body', 'hook');
   if (typeof body.hookInstance !== 'string' || !body.hookInstance) throw badRequest('hookInstance is required', 'invalid_body', 'hookInstance');
-  if (!isObj(body.context)) throw badRequest('context is required', 'invalid_body', 'context');
+  if (!isRecord(body.context)) throw badRequest('context is required', 'invalid_body', 'context');
   const asked = ASKED[s.hook];
   if (body.context[asked] === undefined || body.context[asked] === '') throw badRequest(`context.${asked} is required for the '${s.hook}' hook (what it asks about)`, 'invalid_body', `context.${asked}`);
-  if (body.prefetch !== undefined && body.prefetch !== null && !isObj(body.prefetch)) throw badRequest('prefetch must be an object', 'invalid_body', 'prefetch');
-  if (body.extension !== undefined && !isObj(body.extension)) throw badRequest('extension must be an object', 'invalid_body', 'extension');
+  if (body.prefetch !== undefined && body.prefetch !== null && !isRecord(body.prefetch)) throw badRequest('prefetch must be an object', 'invalid_body', 'prefetch');
+  if (body.extension !== undefined && !isRecord(body.extension)) throw badRequest('extension must be an object', 'invalid_body', 'extension');
   return body as unknown as CdsHookRequest;
 }
 
@@ -76,7 +78,7 @@ const CdsResponseSchema = {
  * each valid value on its own, so ?state=CA outside the subscription is a 403 even beside an invalid program.
  */
 function hintScope(ctx: RequestContext): ScopeRequest {
-  const ext = isObj(ctx.body) && isObj(ctx.body.extension) ? ctx.body.extension : {};
+  const ext = isRecord(ctx.body) && isRecord(ctx.body.extension) ? ctx.body.extension : {};
   return namedScope({ states: [ctx.query.get('state') ?? ext['prauth.state']], programs: [ctx.query.get('program') ?? ext['prauth.program']] });
 }
 

@@ -1,10 +1,10 @@
 // Operator interface for registered clients (SMART backend services, CDS Hooks EHRs): create, list, revoke, usage.
 // Same access as the key endpoints: an admin key, or the local CLI's operator token.
 import type { ClientKind } from '../../domain/principal.js';
-import type { CreateClientOptions } from '../../services/clients.js';
-import { ApiError, badRequest, notFound } from '../api-error.js';
+import type { CreateClientOptions } from '../../services/clients/records.js';
+import { ApiError, badRequest, notFound } from '../../domain/api-error.js';
 import { ErrorBody } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 import { parseCreateKey } from './admin-routes.js';
 
 export function parseCreateClient(body: unknown): CreateClientOptions {

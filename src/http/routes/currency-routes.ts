@@ -2,7 +2,7 @@
 // ingest run history. Handlers parse, call one service, project.
 import type { IncomingHttpHeaders } from 'node:http';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, isChangeId, renderAtom, renderJsonFeed, type FeedPage, type FeedQuery } from '../../services/change-feed.js';
-import { badRequest } from '../api-error.js';
+import { badRequest } from '../../domain/api-error.js';
 import {
   AtomFeedResponse,
   IngestHistoryResponse,
@@ -14,7 +14,8 @@ import {
 import { programParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
 import { parseProgram, parseState, single } from '../params.js';
-import type { AppDeps, HttpResult, RequestContext, RouteDef } from '../route.js';
+import type { AppDeps } from '../../api/app-deps.js';
+import type { HttpResult, RequestContext, RouteDef } from '../../api/route.js';
 import { tooManyRequests } from '../../services/access-gate.js';
 import { parseNotifyBody } from '../../services/notify-request.js';
 import { stalenessReport, DEFAULT_STALE_DAYS } from '../../services/staleness.js';

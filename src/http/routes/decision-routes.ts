@@ -2,13 +2,14 @@
 // (one parse step per endpoint); the services are pure and take the read model and the clock.
 import type { ReadModel } from '../../corpus/read-model.js';
 import { isJurisdiction, PROGRAMS, type Program } from '../../domain/vocabulary.js';
-import { buildActionPlan, type ActionPlanQuery } from '../../services/action-plan/build-plan.js';
+import { buildActionPlan } from '../../services/action-plan/build-plan.js';
+import type { ActionPlanQuery } from '../../services/action-plan/plan-types.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
 import { toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
-import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../services/resolve-code.js';
-import { ApiError, badRequest } from '../api-error.js';
+import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
+import { ApiError, badRequest } from '../../domain/api-error.js';
 import {
   ActionPlanResponse,
   ComparePayersResponse,
@@ -21,7 +22,7 @@ import {
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
 import { namedInQuery, optionalSubject, parseDrug, parseProgram, parseService, requireProgram, requireState, requireSubject, single } from '../params.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 // ---- compare -------------------------------------------------------------------------------------------------------
 export const STATES_PATTERN = /^[A-Z]{2}(,[A-Z]{2}){1,9}$/;

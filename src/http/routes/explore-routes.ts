@@ -7,11 +7,11 @@ import { mergeScopes, namedScope, scopeOfRuleId } from '../../domain/named-scope
 import { scopeFilter } from '../../services/explore/scope.js';
 import { SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, SIMILAR_SCOPES, similarRules, type SimilarQuery, type SimilarScope } from '../../services/explore/similar.js';
 import { listTopics, SLUG_PATTERN, topicDetail } from '../../services/explore/topics.js';
-import { ApiError, badRequest, notFound } from '../api-error.js';
+import { ApiError, badRequest, notFound } from '../../domain/api-error.js';
 import { AskResponse, ComplianceResponse, CrosswalkNotFound, CrosswalkResponse, SimilarResponse, TopicDetailResponse, TopicListResponse } from '../openapi-explore-schemas.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
 import { parseProgram, parseState, single } from '../params.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 const err = (description: string, schema: Record<string, unknown> = ErrorBody) => ({ description, schema });
 const q = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });

@@ -3,14 +3,16 @@ import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { isSubscribed } from '../../domain/principal.js';
 import { isJurisdiction, isProgram } from '../../domain/vocabulary.js';
 import { mergeScopes, namedScope } from '../../domain/named-scope.js';
-import type { ExplicitHints } from '../../fhir/resolve.js';
-import { FHIR_DECLS, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl, type OpEnv, type OpResult } from '../../fhir/registry.js';
-import { smartNeedOf } from '../../fhir/smart.js';
+import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
+import { FHIR_DECLS } from '../../api/registry.js';
+import type { FhirDecl, FhirOperationDecl, FhirPathDecl, FhirResourceDecl, OpEnv, OpResult } from '../../api/decl-types.js';
+import { smartNeedOf } from '../../api/smart.js';
 import { INTERFACE_VERSION } from '../../services/manifest.js';
 import { pasCaller } from '../pas-caller.js';
 import { publicBaseOf } from '../base-url.js';
-import { ApiError, badRequest } from '../api-error.js';
-import type { AppDeps, HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../route.js';
+import { ApiError, badRequest } from '../../domain/api-error.js';
+import type { AppDeps } from '../../api/app-deps.js';
+import type { HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 
 const resourceSchema = (resourceType: string) => ({
   type: 'object',

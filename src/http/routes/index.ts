@@ -1,5 +1,6 @@
 // The route table: every endpoint the service serves, declared once.
-import type { AppDeps, RouteDef } from '../route.js';
+import type { AppDeps } from '../../api/app-deps.js';
+import type { RouteDef } from '../../api/route.js';
 import { accessRoutes } from './access-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { clientAdminRoutes } from './client-admin-routes.js';
@@ -18,7 +19,7 @@ export function allRoutes(deps: Pick<AppDeps, 'config'>): RouteDef[] {
   const routes: RouteDef[] = [
     ...lookupRoutes(deps),
     ...decisionRoutes,
-    ...discoveryRoutes,
+    ...discoveryRoutes(() => routes),
     ...exploreRoutes,
     ...fhirRoutes(deps),
     ...cdsRoutes(),

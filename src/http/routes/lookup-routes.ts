@@ -1,10 +1,11 @@
 // Endpoints 1 and 2: single-state lookup and its deprecated alias.
 import { completeLookupBody, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../../domain/api-error.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, LookupResponse, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
 import { namedInQuery, requireProgram, requireState, requireSubject } from '../params.js';
-import type { AppDeps, HttpResult, RequestContext, RouteDef, ScopeRequest } from '../route.js';
+import type { AppDeps } from '../../api/app-deps.js';
+import type { HttpResult, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 
 export function scopeGap(q: LookupQuery): ApiError {
   return new ApiError(

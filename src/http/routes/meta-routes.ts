@@ -1,6 +1,6 @@
 // /openapi.json and /healthz.
 import { buildOpenApi } from '../openapi.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 export function metaRoutes(all: () => readonly RouteDef[]): RouteDef[] {
   let cached: Record<string, unknown> | undefined;

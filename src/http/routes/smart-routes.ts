@@ -1,11 +1,11 @@
 // SMART Backend Services: the discovery document and the token endpoint (client_credentials + private_key_jwt).
-import { buildSmartConfiguration } from '../../fhir/registry.js';
-import { SMART_CONFIGURATION_PATH, TOKEN_PATH } from '../../fhir/smart.js';
+import { buildSmartConfiguration } from '../../api/registry.js';
+import { SMART_CONFIGURATION_PATH, TOKEN_PATH } from '../../api/smart.js';
 import { tooManyRequests } from '../../services/access-gate.js';
-import { CLIENT_ASSERTION_TYPE } from '../../services/clients.js';
+import { CLIENT_ASSERTION_TYPE } from '../../services/clients/records.js';
 import { publicBaseOf } from '../base-url.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
-import type { RouteDef } from '../route.js';
+import type { RouteDef } from '../../api/route.js';
 
 const SmartConfiguration = {
   type: 'object',

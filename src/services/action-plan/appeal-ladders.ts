@@ -262,5 +262,3 @@ export const APPEAL_LADDERS: Readonly<Record<Program, AppealLadder>> = {
 
 export const ladderFor = (program: Program): AppealLadder => APPEAL_LADDERS[program];
 
-/** The first step somebody files (the one a first appeal deadline is computed from). */
-export const firstAppealStep = (ladder: AppealLadder): LadderStep => ladder.steps[0]!;

@@ -171,7 +171,6 @@ export const THRESHOLDS = {
   continuedBenefitsClosingDays: 3,
 } as const;
 
-export const programHasContinuedBenefits = (ladder: AppealLadder): boolean => ladder.continuedBenefits !== null;
 
 function windowOf(days: number, ctx: MemberContext): Window {
   const elapsed = ctx.denialDaysAgo ?? 0;

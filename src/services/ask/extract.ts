@@ -3,7 +3,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { ReadModel } from '../../corpus/read-model.js';
 import { isJurisdiction, type Program, type SubjectKind } from '../../domain/vocabulary.js';
-import { CODE_PATTERN, resolveCode } from '../resolve-code.js';
+import { CODE_PATTERN, resolveCode } from '../../corpus/resolve-code.js';
 import { crosswalkIndex } from '../explore/crosswalk.js';
 import { squash } from '../explore/normalize.js';
 import { AMBIGUOUS_CODES, DRUG_CLASS_PATTERNS, PROGRAM_PATTERNS, PROGRAM_QUALIFIERS, SERVICE_PATTERNS, STATE_LOOKALIKES, type ProgramFamily } from './synonyms.js';

@@ -1,7 +1,8 @@
 // PAS documents on the store port: one document per authorization (its request, per-item state with history, the
 // decision clock) and one per ClaimResponse version. Plain data, readable by both adapters.
 import type { Program } from '../../domain/vocabulary.js';
-import type { ItemAction, PasErrorView, PasItemView, PasResponseView } from '../../fhir/pas.js';
+import type { ItemAction } from '../../fhir/pas/decide-item.js';
+import type { PasErrorView, PasItemView, PasResponseView } from '../../fhir/pas/response.js';
 import type { Bundle } from '../../fhir/r4.js';
 import { COLLECTIONS } from '../../store/collections.js';
 

@@ -17,7 +17,7 @@ import {
 } from '../../fhir/subscription.js';
 import { isFailure } from '../../fhir/outcome.js';
 import type { DocumentStore } from '../../store/port.js';
-import type { DeferredWork, PasEvent } from './pas-service.js';
+import type { DeferredWork, PasEvent } from './contract.js';
 import { PAS_COLLECTIONS } from './store.js';
 
 export interface SubscriptionDoc {

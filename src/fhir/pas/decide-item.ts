@@ -1,0 +1,134 @@
+// PAS item decisions from our rules; pure (the caller passes the read model and the clock):
+//   rule excludes the subject            -> A3 (not certified) with the exclusion as the reason
+//   rule, PA not required               -> A1 (certified in total) + a note that no PA was needed
+//   rule, PA required, documentation in -> A1 with a certification period (itemPreAuthPeriod)
+//   rule, PA required, documentation out-> A4 (pended) naming the documentation still missing
+//   subject known, no rule              -> A4 (pended for manual review; a data gap is never a denial)
+//   no code we can map                  -> A4 (pended for manual review) + a note asking for a CPT/HCPCS/RxNorm code
+import { citationLine } from '../../domain/evidence.js';
+import type { ReadModel } from '../../corpus/read-model.js';
+import type { CoverageRuleDoc } from '../../domain/documents.js';
+import { PAS_EXT, type ReviewActionCode } from '../../../fhir-profiles/canonicals.js';
+import { isoDate } from '../../domain/time.js';
+import type { Claim, ClaimItem, Resource } from '../r4.js';
+import { isOrder, type Lookup } from '../resolve/lookup.js';
+import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
+import { type CoverageContext } from '../resolve/coverage-context.js';
+import type { PasRequest } from './request.js';
+
+export type ItemAction = ReviewActionCode | 'cancelled';
+
+export interface ItemDecision {
+  sequence: number;
+  action: ReviewActionCode;
+  ruleId?: string;
+  notes: string[];
+  /** A4: the rule's documentation items not yet attached. */
+  missing?: string[];
+  /** A1 after review: the certified period (YYYY-MM-DD). */
+  certification?: { start: string; end: string };
+  /** The rule's decision clock, hours (standard, expedited). */
+  turnaround?: { standardHours: number; expeditedHours: number };
+  /** Drug or service, when the code resolved to a subject (CMS-0057-F metrics leave drugs out). */
+  subjectKind?: 'drug' | 'service';
+}
+
+/** Our choice where the request names no service period: a certification runs 90 days from the decision. */
+export const DEFAULT_CERTIFICATION_DAYS = 90;
+
+function itemCodings(item: ClaimItem, lookup: Lookup, claim: Claim) {
+  const requested = (item.extension ?? [])
+    .filter((e) => e.url === PAS_EXT.requestedService)
+    .map((e) => lookup(e.valueReference, claim))
+    .filter(isOrder)
+    .flatMap((o) => orderCodings(o, lookup));
+  return [...(item.productOrService?.coding ?? []), ...requested];
+}
+
+const norm = (s: string | undefined): string => (s ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+interface QrItem {
+  linkId?: string;
+  answer?: { valueBoolean?: boolean }[];
+  item?: QrItem[];
+}
+function answeredTrue(items: QrItem[] | undefined, out = new Set<string>()): Set<string> {
+  for (const it of items ?? []) {
+    if (it.linkId && (it.answer ?? []).some((a) => a.valueBoolean === true)) out.add(it.linkId);
+    answeredTrue(it.item, out);
+  }
+  return out;
+}
+
+/**
+ * Which of the rule's documentation items the request carries, from what Claim.supportingInfo references: a DTR
+ * QuestionnaireResponse (completed or amended) to this rule's questionnaire answering `documentation.N` true, or
+ * a DocumentReference whose description, type or attachment title names the item.
+ */
+export function attachedDocumentation(req: PasRequest, rule: CoverageRuleDoc): Set<string> {
+  const docs = rule.requirement.documentation;
+  const have = new Set<string>();
+  const questionnairePath = `/dtr/questionnaire/${rule.jurisdiction}/${rule.program}/${rule.subject.code}`.toLowerCase();
+  for (const info of req.claim.supportingInfo ?? []) {
+    const r = req.lookup(info.valueReference, req.claim) as (Resource & Record<string, unknown>) | undefined;
+    if (!r) continue;
+    if (r.resourceType === 'QuestionnaireResponse') {
+      const qr = r as unknown as { status?: string; questionnaire?: string; item?: QrItem[] };
+      if (!['completed', 'amended'].includes(qr.status ?? '') || !(qr.questionnaire ?? '').toLowerCase().split('|')[0]!.endsWith(questionnairePath)) continue;
+      const yes = answeredTrue(qr.item);
+      docs.forEach((d, i) => yes.has(`documentation.${i + 1}`) && have.add(d));
+    } else if (r.resourceType === 'DocumentReference') {
+      const dr = r as unknown as { status?: string; description?: string; type?: { text?: string; coding?: { display?: string }[] }; content?: { attachment?: { title?: string } }[] };
+      if (dr.status && dr.status !== 'current') continue;
+      const labels = [dr.description, dr.type?.text, ...(dr.type?.coding ?? []).map((c) => c.display), ...(dr.content ?? []).map((c) => c.attachment?.title)].map(norm).filter(Boolean);
+      for (const d of docs) if (labels.some((l) => l === norm(d) || l.startsWith(`${norm(d)}:`))) have.add(d);
+    }
+  }
+  return have;
+}
+
+/** The certified period of an approved item: its service period, else 90 days from its service date or today. */
+export function certificationPeriod(item: ClaimItem | undefined, now: Date): { start: string; end: string } {
+  const p = item?.servicedPeriod;
+  if (p?.start && p.end) return { start: p.start.slice(0, 10), end: p.end.slice(0, 10) };
+  const start = item?.servicedDate?.slice(0, 10) ?? p?.start?.slice(0, 10) ?? isoDate(now);
+  const end = new Date(`${start}T00:00:00Z`);
+  end.setUTCDate(end.getUTCDate() + DEFAULT_CERTIFICATION_DAYS);
+  return { start, end: isoDate(end) };
+}
+
+export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, cc: { state: string; program: CoverageContext['program'] & string; payer?: CoverageContext['payer'] }, now: Date): ItemDecision {
+  const sequence = item.sequence;
+  const res = resolveRule(model, cc, itemCodings(item, req.lookup, req.claim));
+  if (res.kind === 'unmapped') {
+    const codes = res.codings.map((c) => c.code).filter(Boolean).join(', ') || 'none';
+    return { sequence, action: 'A4', notes: [`Pended for manual review: the service codes (${codes}) are not in our CPT/HCPCS/RxNorm code lists, so no rule could be applied automatically. Resubmit with a CPT, HCPCS or RxNorm code for an automated answer.`] };
+  }
+  if (res.kind === 'no-rule') {
+    return { sequence, action: 'A4', subjectKind: res.subject.kind, notes: [`Pended for manual review: no verified rule yet for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'.`] };
+  }
+  const r = res.rule;
+  const base = { sequence, ruleId: r.id, subjectKind: r.subject.kind, turnaround: { standardHours: r.turnaround.standardHours, expeditedHours: r.turnaround.expeditedHours } };
+  if (r.requirement.exclusion) {
+    return { ...base, action: 'A3', notes: [`Not certified: ${r.requirement.exclusion.reason} (${r.requirement.exclusion.citation}; rule ${r.id}).`] };
+  }
+  if (!r.requirement.paRequired) {
+    return { ...base, action: 'A1', notes: [`Prior authorization is not required (rule ${r.id}; ${citationLine(r)}). Certified: no review was needed.`] };
+  }
+  const docs = r.requirement.documentation.length ? r.requirement.documentation : ['Clinical notes supporting medical necessity'];
+  const have = r.requirement.documentation.length ? attachedDocumentation(req, r) : new Set<string>();
+  const missing = docs.filter((d) => !have.has(d));
+  if (!missing.length) {
+    const certification = certificationPeriod(item, now);
+    return { ...base, action: 'A1', certification, notes: [`Certified under rule ${r.id} (${citationLine(r)}): the attached documentation covers every item the rule lists (${docs.join('; ')}). Valid ${certification.start} to ${certification.end}.`] };
+  }
+  return {
+    ...base,
+    action: 'A4',
+    missing,
+    notes: [
+      `Pended for review under rule ${r.id} (${citationLine(r)}). Documentation needed: ${docs.join('; ')}.${have.size ? ` Received: ${[...have].join('; ')}. Still missing: ${missing.join('; ')}.` : ''}`,
+      ...(r.requirement.criteria ? [`Criteria: ${r.requirement.criteria}`] : []),
+    ],
+  };
+}

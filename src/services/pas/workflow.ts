@@ -1,0 +1,105 @@
+// What every PAS use case shares: the two collections, a stored version recorded and announced, the response Bundle
+// of a submission, who may see it, and the one compare-and-set change with retry (a concurrent writer wins, the loser
+// re-reads and re-applies its change).
+import type { Scope } from '../../domain/named-scope.js';
+import type { ItemDecision } from '../../fhir/pas/decide-item.js';
+import { toPasResponseBundle } from '../../fhir/pas/response.js';
+import type { Bundle } from '../../fhir/r4.js';
+import type { Collection } from '../../store/port.js';
+import {
+  PAS_COLLECTIONS,
+  toView,
+  type PasItemDoc,
+  type PasResponseDoc,
+  type PasSubmissionDoc,
+  type ResponseCause,
+} from './store.js';
+import { AUTO_DECIDE_KIND, type PasCaller, type PasDeps } from './contract.js';
+
+export const addHours = (iso: string, h: number): string => new Date(new Date(iso).getTime() + h * 3600_000).toISOString();
+
+export function itemDoc(d: ItemDecision, at: string, by: string): PasItemDoc {
+  const final = d.action !== 'A4';
+  return {
+    sequence: d.sequence,
+    action: d.action,
+    notes: d.notes,
+    ...(d.certification ? { certification: d.certification } : {}),
+    ...(final ? { decidedAt: at } : {}),
+    ruleId: d.ruleId ?? null,
+    subjectKind: d.subjectKind ?? null,
+    missing: d.missing ?? [],
+    history: [{ action: d.action, at, by }],
+  };
+}
+
+export const statusOf = (items: PasItemDoc[], cancelled: boolean): PasSubmissionDoc['status'] =>
+  cancelled || (items.length > 0 && items.every((i) => i.action === 'cancelled')) ? 'cancelled' : items.some((i) => i.action === 'A4') ? 'pended' : 'decided';
+
+/** A change to a stored submission: the next version to save (with why), or an answer that saves nothing. */
+export type Change<A> = { save: PasSubmissionDoc; cause: ResponseCause } | { answer: A };
+
+export interface PasWorkflow {
+  deps: PasDeps;
+  submissions: Collection<PasSubmissionDoc>;
+  responses: Collection<PasResponseDoc>;
+  recordVersion(doc: PasSubmissionDoc, cause: ResponseCause): Promise<void>;
+  bundleOf(doc: PasSubmissionDoc): Bundle;
+  visible(caller: PasCaller, doc: PasSubmissionDoc | null): doc is PasSubmissionDoc;
+  scopeOf(doc: PasSubmissionDoc): Scope | undefined;
+  /** The answer to a caller: the response Bundle and the scope its key must cover. */
+  answer(doc: PasSubmissionDoc): { body: Bundle; scope?: Scope };
+  scheduleAutoDecide(doc: PasSubmissionDoc): Promise<void>;
+  /**
+   * Applies `change` to the submission `id` (to `first` on the first try, when given) and saves it only if nobody
+   * changed it meanwhile, else re-reads and tries again (5 times); a saved version is recorded and announced.
+   */
+  changeWithRetry<A>(what: string, id: string, first: PasSubmissionDoc | undefined, change: (cur: PasSubmissionDoc | null) => Change<A>): Promise<{ saved: PasSubmissionDoc } | { answer: A }>;
+}
+
+export function createPasWorkflow(deps: PasDeps): PasWorkflow {
+  const submissions = deps.store.collection<PasSubmissionDoc>(PAS_COLLECTIONS.submissions);
+  const responses = deps.store.collection<PasResponseDoc>(PAS_COLLECTIONS.responses);
+  const bundleOf = (doc: PasSubmissionDoc): Bundle => toPasResponseBundle(toView(doc, doc.updatedAt));
+  const scopeOf = (doc: PasSubmissionDoc): Scope | undefined => (doc.state && doc.program ? { states: [doc.state], programs: [doc.program] } : undefined);
+
+  async function recordVersion(doc: PasSubmissionDoc, cause: ResponseCause): Promise<void> {
+    await responses.upsertMany([{ id: `${doc.id}/${doc.version}`, preAuthRef: doc.id, owner: doc.owner, version: doc.version, cause, createdAt: doc.updatedAt, view: toView(doc, doc.updatedAt) }]);
+  }
+
+  return {
+    deps,
+    submissions,
+    responses,
+    recordVersion,
+    bundleOf,
+    visible: (caller, doc): doc is PasSubmissionDoc => !!doc && (caller.all || doc.owner === caller.owner),
+    scopeOf,
+    answer(doc) {
+      const scope = scopeOf(doc);
+      return { body: bundleOf(doc), ...(scope ? { scope } : {}) };
+    },
+    async scheduleAutoDecide(doc) {
+      if (!deps.autoDecide || !deps.outbox || doc.status !== 'pended') return;
+      await deps.outbox.enqueue({
+        kind: AUTO_DECIDE_KIND,
+        payload: { preAuthRef: doc.id, version: doc.version },
+        dedupeKey: `${AUTO_DECIDE_KIND}:${doc.id}:${doc.version}`,
+        notBefore: new Date(deps.now().getTime() + deps.autoDecide.afterSeconds * 1000),
+      });
+    },
+    async changeWithRetry(what, id, first, change) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const cur = attempt === 0 && first ? first : await submissions.findOne({ id });
+        const out = change(cur);
+        if ('answer' in out) return out;
+        const { id: _id, ...fields } = out.save;
+        if ((await submissions.update({ id, version: cur!.version }, fields)) !== 1) continue;
+        await recordVersion(out.save, out.cause);
+        await deps.publish({ preAuthRef: out.save.id, owner: out.save.owner, orgIdentifiers: out.save.orgIdentifiers, version: out.save.version, cause: out.cause });
+        return { saved: out.save };
+      }
+      throw new Error(`${what} kept conflicting with concurrent changes`);
+    },
+  };
+}
