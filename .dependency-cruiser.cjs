@@ -1,5 +1,6 @@
 // The house's direction (docs/architecture.md): a folder of src/ may import its own layer or lower ones, never a
-// higher one, and two folders of one layer never import each other (so there is no cycle between folders).
+// higher one, two folders of one layer never import each other (so there is no cycle between folders), and no
+// module imports itself back through others.
 // Checked by test/unit/architecture.test.ts on every run of the suite; `npx depcruise src` prints the same.
 const LAYERS = [
   ['domain'],
@@ -41,6 +42,13 @@ LAYERS.forEach((layer, i) => {
       });
     }
   }
+});
+forbidden.push({
+  name: 'no-circular',
+  comment: 'no module imports itself back through others (so no cycle between files either)',
+  severity: 'error',
+  from: { path: '^(src|capability|fhir-profiles)/' },
+  to: { circular: true },
 });
 forbidden.push({
   name: 'data-only',

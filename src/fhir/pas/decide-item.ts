@@ -13,7 +13,7 @@ import { isoDate } from '../../domain/time.js';
 import type { Claim, ClaimItem, Resource } from '../r4.js';
 import { isOrder, type Lookup } from '../resolve/lookup.js';
 import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
-import { type CoverageContext } from '../resolve/coverage-context.js';
+import type { CoverageContext } from '../resolve/coverage-context.js';
 import type { PasRequest } from './request.js';
 
 export type ItemAction = ReviewActionCode | 'cancelled';

@@ -1,7 +1,7 @@
 // From what a FHIR client sends (Coverage, Patient, the request's jurisdiction, explicit hints) to a state, a program
 // and a payer of our corpus. Pure: the read model and the parsed resources in, values out. Every "cannot tell" is a
 // value with a reason, never an exception.
-import { type ReadModel } from '../../corpus/read-model.js';
+import type { ReadModel } from '../../corpus/read-model.js';
 import type { JurisdictionDoc, PayerDoc } from '../../domain/documents.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../../domain/vocabulary.js';
 import { SOPT_SYSTEMS } from '../../../fhir-profiles/canonicals.js';

@@ -2,7 +2,7 @@
 // it in a state and program (a payer's own rule first). Pure.
 import { ruleKey, payerRuleKey, type ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc, PayerDoc } from '../../domain/documents.js';
-import { type Program, type ServiceCategory, type SubjectKind } from '../../domain/vocabulary.js';
+import type { Program, ServiceCategory, SubjectKind } from '../../domain/vocabulary.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
 import { CODE_SYSTEMS, CRD_EXT, PROCEDURE_CODE_SYSTEMS, RXNORM_SYSTEMS } from '../../../fhir-profiles/canonicals.js';
 import type { Coding, Medication, OrderResource, Reference, Resource } from '../r4.js';

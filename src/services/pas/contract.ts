@@ -9,7 +9,7 @@ import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
 import type { DocumentStore } from '../../store/port.js';
 import type { Outbox } from '../outbox.js';
 import type { MetricsReport } from './metrics.js';
-import { type PasSubmissionDoc, type ResponseCause } from './store.js';
+import type { PasSubmissionDoc, ResponseCause } from './store.js';
 
 /** Who is calling, as the PAS service needs it. */
 export interface PasCaller {

@@ -4,26 +4,18 @@ import { sha256Hex } from '../../domain/hash.js';
 import { stableStringify } from '../../domain/stable-json.js';
 import type { Scope } from '../../domain/named-scope.js';
 import { isFailure, type Failure } from '../../fhir/outcome.js';
-import {
-  focalCoverage,
-  isExpedited,
-  parsePasRequest,
-  pasCoverageContext,
-  priorOf,
-  type PasRequest,
-} from '../../fhir/pas/request.js';
+import { focalCoverage, isExpedited, parsePasRequest, priorOf, type PasRequest } from '../../fhir/pas/request.js';
 import { decideItem, type ItemDecision } from '../../fhir/pas/decide-item.js';
 import type { PasErrorView } from '../../fhir/pas/response.js';
 import { matchKeys, requestorOrgIdentifiers } from '../../fhir/pas/inquiry.js';
 import type { Bundle, Organization } from '../../fhir/r4.js';
 import { shortHash } from '../../fhir/ids.js';
-import { isoDate } from '../../domain/time.js';
 import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
 import { DuplicateKeyError } from '../../store/port.js';
 import { X12_FOLLOWUP, X12_REJECT } from '../../../fhir-profiles/canonicals.js';
 import type { PasSubmissionDoc } from './store.js';
-import { CMS_0057_HOURS, type PasCaller, type PasDeps } from './contract.js';
-import { addHours, itemDoc, statusOf, type PasWorkflow } from './workflow.js';
+import { CMS_0057_HOURS, type PasCaller } from './contract.js';
+import { addHours, contextFor, itemDoc, statusOf, type PasWorkflow } from './workflow.js';
 import { findPrior, submitUpdate } from './update.js';
 
 /**
@@ -62,11 +54,6 @@ export function newDoc(caller: PasCaller, req: PasRequest, key: string, at: stri
   };
 }
 
-export function contextFor(deps: Pick<PasDeps, 'corpus'>, caller: PasCaller, req: PasRequest, hints: ExplicitHints, now: Date) {
-  // When the bundle names no state or program and the caller's subscription names exactly one, it is used.
-  const fallback: ExplicitHints = { ...(caller.onlyState ? { state: caller.onlyState } : {}), ...(caller.onlyProgram ? { program: caller.onlyProgram } : {}) };
-  return pasCoverageContext(deps.corpus.current, req, hints, isoDate(now), fallback);
-}
 
 export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown, hints: ExplicitHints): Promise<{ body: Bundle; scope?: Scope } | Failure> {
   const req = parsePasRequest(body);

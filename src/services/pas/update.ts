@@ -9,10 +9,9 @@ import { matchKeys } from '../../fhir/pas/inquiry.js';
 import type { Bundle } from '../../fhir/r4.js';
 import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
 import { PAS_EXT } from '../../../fhir-profiles/canonicals.js';
-import { type PasItemDoc, type PasSubmissionDoc } from './store.js';
+import type { PasItemDoc, PasSubmissionDoc } from './store.js';
 import type { PasCaller } from './contract.js';
-import { itemDoc, statusOf, type PasWorkflow } from './workflow.js';
-import { contextFor } from './submit.js';
+import { contextFor, itemDoc, statusOf, type PasWorkflow } from './workflow.js';
 
 /**
  * The stored request an update points at (related.claim): by preAuthRef, Claim identifier or Claim reference. A
@@ -97,7 +96,7 @@ export async function submitUpdate(w: PasWorkflow, caller: PasCaller, req: PasRe
     };
     return { save: next, cause: status === 'cancelled' ? 'cancelled' : 'updated' };
   });
-  if (!('saved' in out)) throw new Error('unreachable');
+  if ('answer' in out) return out.answer;
   await w.scheduleAutoDecide(out.saved);
   return w.answer(out.saved);
 }

@@ -3,6 +3,9 @@
 // re-reads and re-applies its change).
 import type { Scope } from '../../domain/named-scope.js';
 import type { ItemDecision } from '../../fhir/pas/decide-item.js';
+import { pasCoverageContext, type PasRequest } from '../../fhir/pas/request.js';
+import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
+import { isoDate } from '../../domain/time.js';
 import { toPasResponseBundle } from '../../fhir/pas/response.js';
 import type { Bundle } from '../../fhir/r4.js';
 import type { Collection } from '../../store/port.js';
@@ -35,6 +38,12 @@ export function itemDoc(d: ItemDecision, at: string, by: string): PasItemDoc {
 
 export const statusOf = (items: PasItemDoc[], cancelled: boolean): PasSubmissionDoc['status'] =>
   cancelled || (items.length > 0 && items.every((i) => i.action === 'cancelled')) ? 'cancelled' : items.some((i) => i.action === 'A4') ? 'pended' : 'decided';
+
+export function contextFor(deps: Pick<PasDeps, 'corpus'>, caller: PasCaller, req: PasRequest, hints: ExplicitHints, now: Date) {
+  // When the bundle names no state or program and the caller's subscription names exactly one, it is used.
+  const fallback: ExplicitHints = { ...(caller.onlyState ? { state: caller.onlyState } : {}), ...(caller.onlyProgram ? { program: caller.onlyProgram } : {}) };
+  return pasCoverageContext(deps.corpus.current, req, hints, isoDate(now), fallback);
+}
 
 /** A change to a stored submission: the next version to save (with why), or an answer that saves nothing. */
 export type Change<A> = { save: PasSubmissionDoc; cause: ResponseCause } | { answer: A };
