@@ -52,7 +52,7 @@ export async function makeTestApp(
   if (report.rejected.length) throw new Error(`test corpus rejected: ${JSON.stringify(report.rejected)}`);
   const config = testConfig(options.env);
   const corpus = await createCorpusHolder(store, { verifiedOnly: config.serveVerifiedOnly });
-  const deps = buildServices({ config, store, corpus, log: pino({ level: 'silent' }), now });
+  const deps = buildServices({ config, store, corpus, log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), now });
   await options.extend?.(deps);
   const app = buildApp(deps);
   return {
