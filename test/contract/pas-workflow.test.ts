@@ -361,7 +361,7 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       }
     });
 
-    it('when the provider updates the request (prior Claim left out), then changed items are re-decided and a cancelled item drops out; a whole cancellation cancels the rest', async () => {
+    it('when the provider updates the request (prior Claim left out), then changed items are re-decided and a cancelled item is answered as cancelled; a whole cancellation cancels the rest', async () => {
       const original = pasRequest('upd', [{ code: '42' }, { code: '3' }]);
       const first = await submit(original);
       const ref = first.entry[0].resource.preAuthRef;
@@ -373,14 +373,14 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const cr = expectPasResponse(await submit(update));
       expect(cr.preAuthRef).to.equal(ref);
       expect(cr.meta.versionId).to.equal('2');
-      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1']]);
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1'], [2, 'cancelled']]);
       expect(cr.processNote.map((n: Json) => n.text).join(' ')).to.contain('Item 2 was cancelled');
 
       const cancel = pasUpdate(original, 'upd-2', ref, (c) => {
         c.extension = [...(c.extension ?? []).filter((e: Json) => e.url !== PAS_EXT.certificationType), { url: PAS_EXT.certificationType, valueCodeableConcept: { coding: [{ system: 'https://codesystem.x12.org/005010/1322', code: '3' }] } }];
       });
       const done = expectPasResponse(await submit(cancel));
-      expect(done.item).to.equal(undefined);
+      expect(reviewCodes(done)).to.deep.equal([[1, 'cancelled'], [2, 'cancelled']]);
       expect(done.meta.versionId).to.equal('3');
       const stored = await get(`/v1/admin/pas/${ref}`, admin);
       expect(stored.body.status).to.equal('cancelled');
@@ -493,12 +493,12 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const modified = claimOf(await submit(kitBody('pas-kit-update-modify-cancel.json'), kit));
       expect(modified).to.include({ preAuthRef: ref });
       expect(modified.meta.versionId).to.equal('3');
-      expect(reviewCodes(modified).map(([seq]) => seq)).to.deep.equal([1]);
+      expect(reviewCodes(modified).map(([seq, code]) => `${seq}${code === 'cancelled' ? ' cancelled' : ''}`)).to.deep.equal(['1', '2 cancelled']);
       expect(modified.processNote.map((n: Json) => n.text).join(' ')).to.contain('Item 2 was cancelled');
       const cancelled = claimOf(await submit(kitBody('pas-kit-update-cancel-all.json'), kit));
       expect(cancelled).to.include({ preAuthRef: ref });
       expect(cancelled.meta.versionId).to.equal('4');
-      expect(cancelled.item).to.equal(undefined);
+      expect(reviewCodes(cancelled)).to.deep.equal([[1, 'cancelled'], [2, 'cancelled']]);
       for (const cr of [initial, added, modified, cancelled]) expectValid(cr as never, PAS_PROFILE.claimResponse);
       expect((await get(`/v1/admin/pas/${ref}`, admin)).body.status).to.equal('cancelled');
     });
@@ -532,7 +532,8 @@ describe('PAS automatic decisions (PAS_AUTO_DECIDE, for harnesses that cannot wa
     const cr = (await request(t.app.handler).get(`/v1/ClaimResponse/${ref}`).set('x-api-key', key)).body;
     expect(cr.meta.versionId).to.equal('2');
     expect(reviewCodes(cr)).to.deep.equal([[1, 'A1']]);
-    expect(cr.extension).to.equal(undefined);
+    const reviewer = cr.extension.find((e: Json) => e.url.endsWith('extension-claimResponseReviewer'));
+    expect(reviewer.extension).to.deep.equal([{ url: 'wasHumanReviewedFlag', valueBoolean: false }]);
     expect(cr.processNote.map((n: Json) => n.text).join(' ')).to.contain('automatic rule');
     expectValid(cr, PAS_PROFILE.claimResponse);
   });

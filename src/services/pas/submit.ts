@@ -57,6 +57,7 @@ export function newDoc(caller: PasCaller, req: PasRequest, key: string, at: stri
     request: req.bundle,
     notes: [],
     humanReviewed: false,
+    ...(caller.base ? { payerUrl: `${caller.base}/v1` } : {}),
     version: 1,
     updatedAt: at,
   };
@@ -104,7 +105,7 @@ export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown
   const expedited = isExpedited(req.claim);
   const hours = decisions.map((d) => (expedited ? d.turnaround?.expeditedHours : d.turnaround?.standardHours)).filter((h): h is number => typeof h === 'number' && h > 0);
   const clock = hours.length ? Math.min(...hours) : expedited ? CMS_0057_HOURS.expeditedHours : CMS_0057_HOURS.standardHours;
-  const items = decisions.map((d) => itemDoc(d, at, 'rules'));
+  const items = decisions.map((d) => itemDoc(d, at, 'rules', caller.base));
   const insurer = req.lookup(req.claim.insurer, req.claim) as Organization | undefined;
   const status = errors.length && !items.length ? 'decided' : statusOf(items, false);
   const doc: PasSubmissionDoc = {

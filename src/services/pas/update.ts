@@ -66,7 +66,7 @@ export async function submitUpdate(w: PasWorkflow, caller: PasCaller, req: PasRe
       if (existing && !changed) continue; // unchanged items keep their decision
       if (!cc.state || !cc.program) continue;
       const d = decideItem(model, req, item, { state: cc.state, program: cc.program as Program }, now);
-      const fresh = itemDoc(d, at, 'rules');
+      const fresh = itemDoc(d, at, 'rules', caller.base);
       if (existing) Object.assign(existing, { ...fresh, history: [...existing.history, ...fresh.history] });
       else items.push(fresh);
     }

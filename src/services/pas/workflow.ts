@@ -18,7 +18,7 @@ import { AUTO_DECIDE_KIND, type PasCaller, type PasDeps } from './contract.js';
 
 export const addHours = (iso: string, h: number): string => new Date(new Date(iso).getTime() + h * 3600_000).toISOString();
 
-export function itemDoc(d: ItemDecision, at: string, by: string): PasItemDoc {
+export function itemDoc(d: ItemDecision, at: string, by: string, base?: string): PasItemDoc {
   const final = d.action !== 'A4';
   return {
     sequence: d.sequence,
@@ -29,6 +29,7 @@ export function itemDoc(d: ItemDecision, at: string, by: string): PasItemDoc {
     ruleId: d.ruleId ?? null,
     subjectKind: d.subjectKind ?? null,
     missing: d.missing ?? [],
+    ...(base && d.questionnairePath ? { questionnaire: `${base}${d.questionnairePath}` } : {}),
     history: [{ action: d.action, at, by }],
   };
 }
