@@ -63,6 +63,9 @@ export function newDoc(caller: PasCaller, req: PasRequest, key: string, at: stri
   };
 }
 
+/** An item decided without a state and program: pended for a person (a data gap is never a denial). */
+export const undeterminedItem = (sequence: number): ItemDecision => ({ sequence, action: 'A4', notes: ["Pended for manual review: the member's state or program could not be determined from the request."] });
+
 export function contextFor(deps: Pick<PasDeps, 'corpus'>, caller: PasCaller, req: PasRequest, hints: ExplicitHints, now: Date) {
   // When the bundle names no state or program and the caller's subscription names exactly one, it is used.
   const fallback: ExplicitHints = { ...(caller.onlyState ? { state: caller.onlyState } : {}), ...(caller.onlyProgram ? { program: caller.onlyProgram } : {}) };
@@ -94,7 +97,7 @@ export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown
   } else if (!cc.state || !cc.program) {
     const unknown = cc.basis.filter((b) => b.includes('unknown')).join('; ');
     errors.push({ code: X12_REJECT.requiredDataMissing, path: `${req.claimPath}.insurance`, followup: X12_FOLLOWUP.correctAndResubmit, message: `Cannot tell the member's state and program (${unknown}). The items are pended for manual review; resubmit with a Coverage naming the program (Coverage.class or an SOPT Coverage.type) and the member's state, or ?state=&program=.` });
-    decisions = req.claim.item!.map((i) => ({ sequence: i.sequence, action: 'A4' as const, notes: ['Pended for manual review: the member\'s state or program could not be determined from the request.'] }));
+    decisions = req.claim.item!.map((i) => undeterminedItem(i.sequence));
   } else {
     caller.authorize({ states: [cc.state], programs: [cc.program] });
     decisions = req.claim.item!.map((item) => decideItem(w.deps.corpus.current, req, item, { state: cc.state!, program: cc.program!, ...(cc.payer ? { payer: cc.payer } : {}) }, now));

@@ -12,7 +12,7 @@ import { PAS_EXT } from '../../../fhir-profiles/canonicals.js';
 import { type PasItemDoc, type PasSubmissionDoc } from './store.js';
 import type { PasCaller } from './contract.js';
 import { itemDoc, statusOf, type PasWorkflow } from './workflow.js';
-import { contextFor } from './submit.js';
+import { contextFor, undeterminedItem } from './submit.js';
 
 /**
  * The stored request an update points at (related.claim): by preAuthRef, Claim identifier or Claim reference. A
@@ -64,8 +64,8 @@ export async function submitUpdate(w: PasWorkflow, caller: PasCaller, req: PasRe
       }
       const changed = (item.extension ?? []).find((e) => e.url === PAS_EXT.infoChanged)?.valueCode;
       if (existing && !changed) continue; // unchanged items keep their decision
-      if (!cc.state || !cc.program) continue;
-      const d = decideItem(model, req, item, { state: cc.state, program: cc.program as Program }, now);
+      // Without a state and program an added or changed item is pended for a person, as in a new request.
+      const d = cc.state && cc.program ? decideItem(model, req, item, { state: cc.state, program: cc.program as Program }, now) : undeterminedItem(item.sequence);
       const fresh = itemDoc(d, at, 'rules', caller.base);
       if (existing) Object.assign(existing, { ...fresh, history: [...existing.history, ...fresh.history] });
       else items.push(fresh);
