@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { fhirCorpus } from '../support/fhir-corpus.js';
 import { igContent } from '../support/ig-validate.js';
 import { runCrdKit } from '../support/kit-score/crd.js';
+import { runDtrKit } from '../support/kit-score/dtr.js';
 import { runPasKit } from '../support/kit-score/pas.js';
 import { tlsVersionCheck } from '../support/kit-score/tls.js';
 import { serveJwks } from '../support/smart.js';
@@ -48,6 +49,7 @@ const KNOWN_FAILURES: Record<string, string[]> = {
   // The preset's encounter and order-select bodies ask about an encounter (SNOMED 185345009, encounter for symptom)
   // and orders no rule covers; on these secondary hooks, which CRD 2.0.1 lets a server leave unanswered, we answer
   // with an informational card only.
+  'DTR payer server': [],
   'CRD server': [
     'crd_coverage_info_system_action_received (encounter-start)',
     'crd_coverage_info_system_action_validation (encounter-start)',
@@ -89,6 +91,12 @@ describe('the Inferno kits, measured: their counted server tests re-implemented 
     } finally {
       await jwks.close();
     }
+  });
+
+  it('DTR payer server suite: 14 counted tests', async () => {
+    const run = await runDtrKit(shipped);
+    expect(run.results).to.have.length(14);
+    hold(run);
   });
 
   it('PAS server suite v2.2.1: 49 counted tests', async () => {
