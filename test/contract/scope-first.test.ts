@@ -259,7 +259,8 @@ describe('scope is checked before anything reveals data, on every keyed route', 
     expect(lookup.body.error).to.match(/^Invalid program 'bogus'/);
     const cds = await send({ method: 'POST', path: '/v1/cds-services/service-coverage-requirements?state=TX&program=medicaid', body: example('crd-2.2-order-sign-hook-request.json') });
     expect(cds.status).to.equal(400);
-    expect(cds.body.error).to.equal("Invalid program 'medicaid'");
+    // One wording for every surface since 4a21046 (domain/named-scope): the value, then what is accepted.
+    expect(cds.body.error).to.match(/^Invalid program 'medicaid': expected medicaid_mco, /);
     const pkg = await send({ method: 'POST', path: '/v1/Questionnaire/$questionnaire-package', body: canonicalOnly('https://prauth.test/v1/dtr/questionnaire/TX/part_d/hepatitis_c') });
     expect(pkg.status).to.equal(400);
     expect(pkg.body.issue[0].diagnostics).to.equal("A 'coverage' parameter (the member's Coverage) is required");
