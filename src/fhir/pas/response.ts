@@ -130,7 +130,8 @@ export function toClaimResponse(view: PasResponseView, kind: PasResponseKind = '
   const shared = live.length && live.every((i) => i.action === live[0]!.action) ? (live[0]!.action as ReviewActionCode) : undefined;
   const preAuthPeriod = shared === 'A1' ? spanOf(live.flatMap((i) => (i.certification ? [i.certification] : []))) : undefined;
   const reviewer: Extension = { url: PAS_EXT.claimResponseReviewer, extension: [{ url: 'wasHumanReviewedFlag', valueBoolean: view.humanReviewed }] };
-  const outcome: ClaimResponse['outcome'] = view.errors.length ? (items.some((i) => i.adjudication.length) ? 'partial' : 'error') : 'complete';
+  // partial: business problems beside items that were decided or pended (a cancelled item carries no reviewAction).
+  const outcome: ClaimResponse['outcome'] = view.errors.length ? (items.some((i) => i.adjudication.some((a) => a.extension?.length)) ? 'partial' : 'error') : 'complete';
   return {
     resourceType: 'ClaimResponse',
     id: view.preAuthRef,
