@@ -93,7 +93,10 @@ export const PAS_PROFILE = {
   inquiryResponseBundle: `${PAS}/StructureDefinition/profile-pas-inquiry-response-bundle`,
   claimInquiryResponse: `${PAS}/StructureDefinition/profile-claiminquiryresponse`,
   subscription: `${PAS}/StructureDefinition/profile-subscription`,
+  task: `${PAS}/StructureDefinition/profile-task`,
 } as const;
+/** PAS temporary codes (Task codes, input types, reason). */
+export const PAS_TEMP_CODES = `${PAS}/CodeSystem/PASTempCodes`;
 /** The PAS SubscriptionTopic (R4 Subscriptions Backport): ClaimResponse results made ready for pended requests. */
 export const PAS_SUBSCRIPTION_TOPIC = `${PAS}/SubscriptionTopic/PASSubscriptionTopic`;
 export const PAS_EXT = {
@@ -110,6 +113,13 @@ export const PAS_EXT = {
   errorPath: `${PAS}/StructureDefinition/extension-errorPath`,
   errorFollowupAction: `${PAS}/StructureDefinition/extension-errorFollowupAction`,
   claimResponseReviewer: `${PAS}/StructureDefinition/extension-claimResponseReviewer`,
+  itemTraceNumber: `${PAS}/StructureDefinition/extension-itemTraceNumber`,
+  authorizationNumber: `${PAS}/StructureDefinition/extension-authorizationNumber`,
+  itemRequestedServiceDate: `${PAS}/StructureDefinition/extension-itemRequestedServiceDate`,
+  communicatedDiagnosis: `${PAS}/StructureDefinition/extension-communicatedDiagnosis`,
+  itemAuthorizedDetail: `${PAS}/StructureDefinition/extension-itemAuthorizedDetail`,
+  itemAuthorizedProvider: `${PAS}/StructureDefinition/extension-itemAuthorizedProvider`,
+  serviceLineNumber: `${PAS}/StructureDefinition/extension-serviceLineNumber`,
 } as const;
 export const PAS_OPERATION = {
   submit: `${PAS}/OperationDefinition/Claim-submit`,
@@ -211,3 +221,5 @@ export const RXNORM_SYSTEMS: readonly string[] = [CODE_SYSTEMS.rxnorm, 'urn:oid:
 export const PRAUTH_DETAIL_CS = 'urn:prauth:coverage-detail';
 /** Identifier system of the preauthorization reference we hand out for inquiry. */
 export const PRAUTH_PREAUTH_ID_SYSTEM = 'urn:prauth:preauth-ref';
+/** Identifiers of the Tasks a pended PAS item asks for documentation with (`{preAuthRef}-{item sequence}`). */
+export const PRAUTH_PAS_TASK_SYSTEM = 'urn:prauth:pas-task';

@@ -216,6 +216,8 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(cr.processNote[0].text).to.contain('Prior authorization is not required');
       expect(bundle.entry.slice(1).map((e: Any) => `${e.resource.resourceType}/${e.resource.id}`)).to.deep.equal([
         'Patient/SubscriberExample', 'Organization/InsurerExample', 'Organization/UMOExample',
+        // the careTeam's PractitionerRole and the Practitioner it names (its Organization is already there)
+        'PractitionerRole/ReferralPractitionerRoleExample', 'Practitioner/ReferralPractitionerExample',
       ]);
       expect(bundle.identifier).to.deep.equal({ system: 'http://davinci-pas.org/SUBMITTER_TRANSACTION_IDENTIFIER', value: 'A12345' });
     });

@@ -361,7 +361,7 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       }
     });
 
-    it('when the provider updates the request (prior Claim left out), then changed items are re-decided and a cancelled item drops out; a whole cancellation cancels the rest', async () => {
+    it('when the provider updates the request (prior Claim left out), then changed items are re-decided and a cancelled item is answered as cancelled; a whole cancellation cancels the rest', async () => {
       const original = pasRequest('upd', [{ code: '42' }, { code: '3' }]);
       const first = await submit(original);
       const ref = first.entry[0].resource.preAuthRef;
@@ -373,14 +373,14 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const cr = expectPasResponse(await submit(update));
       expect(cr.preAuthRef).to.equal(ref);
       expect(cr.meta.versionId).to.equal('2');
-      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1']]);
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1'], [2, 'cancelled']]);
       expect(cr.processNote.map((n: Json) => n.text).join(' ')).to.contain('Item 2 was cancelled');
 
       const cancel = pasUpdate(original, 'upd-2', ref, (c) => {
         c.extension = [...(c.extension ?? []).filter((e: Json) => e.url !== PAS_EXT.certificationType), { url: PAS_EXT.certificationType, valueCodeableConcept: { coding: [{ system: 'https://codesystem.x12.org/005010/1322', code: '3' }] } }];
       });
       const done = expectPasResponse(await submit(cancel));
-      expect(done.item).to.equal(undefined);
+      expect(reviewCodes(done)).to.deep.equal([[1, 'cancelled'], [2, 'cancelled']]);
       expect(done.meta.versionId).to.equal('3');
       const stored = await get(`/v1/admin/pas/${ref}`, admin);
       expect(stored.body.status).to.equal('cancelled');
@@ -428,6 +428,68 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const bad = await get('/v1/admin/pa-metrics?year=20x6', admin);
       expect(bad.status).to.equal(400);
       expect((await get('/v1/admin/pa-metrics', key)).status).to.equal(403);
+    });
+  });
+
+  describe('what the response carries (PAS 2.2.1 must support, from the request and the decision)', () => {
+    const byType = (b: Json, type: string): Json[] => b.entry.map((e: Json) => e.resource).filter((r: Json) => r.resourceType === type);
+    /** Each entry against the profile it declares (base R4 when the packages hold none). */
+    const expectEntriesValid = (b: Json) => {
+      for (const e of b.entry) expectValid(e.resource as never, (e.resource.meta?.profile ?? []).map((p: string) => p.split('|')[0]).find((p: string) => p.startsWith('http://hl7.org/fhir/us/davinci-pas/')), e.fullUrl);
+    };
+
+    it("when the kit's Bundle with a careTeam PractitionerRole is submitted, then the role comes back with the Practitioner and Organization it names, each item echoes its trace number, previous authorization number and diagnoses, and the Claim's identifiers are echoed", async () => {
+      const sent = kitBody('pas-kit-update-initial.json');
+      const res = await submit(sent, await t.key({ name: 'echo' }));
+      const cr = expectPasResponse(res);
+      expectEntriesValid(res);
+      const role = byType(res, 'PractitionerRole')[0];
+      expect(role.id).to.equal('ReferralPractitionerRoleExample');
+      expect(byType(res, 'Practitioner').map((r: Json) => r.id)).to.include(role.practitioner.reference.split('/')[1]);
+      expect(byType(res, 'Organization').map((r: Json) => r.id)).to.include(role.organization.reference.split('/')[1]);
+      const claim = sent.entry[0].resource;
+      expect(cr.identifier).to.deep.include(claim.identifier[0]);
+      const item = cr.item.find((i: Json) => i.itemSequence === claim.item[0].sequence);
+      expect(ext(item, PAS_EXT.itemTraceNumber).valueIdentifier).to.deep.equal(ext(claim.item[0], PAS_EXT.itemTraceNumber).valueIdentifier);
+      expect(ext(item, PAS_EXT.authorizationNumber).valueString).to.equal(ext(claim.item[0], PAS_EXT.authorizationNumber).valueString);
+      const dx = claim.diagnosis.find((d: Json) => d.sequence === claim.item[0].diagnosisSequence[0]).diagnosisCodeableConcept;
+      expect(ext(item, PAS_EXT.communicatedDiagnosis).valueCodeableConcept).to.deep.equal(dx);
+      const reviewer = cr.extension.find((e: Json) => e.url === PAS_EXT.claimResponseReviewer);
+      expect(reviewer.extension).to.deep.equal([{ url: 'wasHumanReviewedFlag', valueBoolean: false }]);
+    });
+
+    it('when an item is certified in total for a period, then it carries what it authorizes (the item as requested, its provider) and the claim-level reviewAction and preAuthPeriod', async () => {
+      const qr = dtrResponse('qr-auth', 'MA/medicaid_mco/home_health', [1, 2]);
+      const cr = expectPasResponse(await submit(pasRequest('auth', [{ code: '42', servicedPeriod: { start: '2026-12-01', end: '2027-02-28' } }], { supporting: [qr] })));
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A1']]);
+      const detail = ext(cr.item[0], PAS_EXT.itemAuthorizedDetail);
+      expect(detail.extension.find((e: Json) => e.url === 'productOrServiceCode').valueCodeableConcept.coding[0].code).to.equal('42');
+      expect(ext(cr.item[0], PAS_EXT.itemAuthorizedProvider).extension[0].url).to.equal('provider');
+      expect(ext(cr.item[0], PAS_EXT.itemRequestedServiceDate).valuePeriod).to.deep.equal({ start: '2026-12-01', end: '2027-02-28' });
+      expect(cr.preAuthPeriod).to.deep.equal({ start: '2026-12-01', end: '2027-02-28' });
+      expect(JSON.stringify(cr.adjudication)).to.contain('"code":"A1"');
+    });
+
+    it("when an item is pended for documentation under a rule, then a PAS Task asks for the rule's DTR Questionnaire (PayerURL, QuestionnaireContext with the item's line), valid against profile-task; a certified item gets none", async () => {
+      const res = await submit(pasRequest('task', [{ code: '42' }, { code: '3' }]));
+      const cr = expectPasResponse(res);
+      expect(reviewCodes(cr)).to.deep.equal([[1, 'A4'], [2, 'A1']]);
+      const tasks = byType(res, 'Task');
+      expect(tasks).to.have.length(1);
+      const task = tasks[0];
+      expectValid(task as never, PAS_PROFILE.task);
+      expect(task.code.coding[0].code).to.equal('attachment-request-questionnaire');
+      const input = (code: string) => task.input.find((i: Json) => i.type.coding[0].code === code);
+      expect(input('payer-url').valueUrl).to.equal('https://prauth.test/v1');
+      expect(input('questionnaire-context').valueString).to.equal('https://prauth.test/v1/dtr/questionnaire/MA/medicaid_mco/home_health');
+      expect(input('questionnaire-context').extension).to.deep.equal([{ url: PAS_EXT.serviceLineNumber, valuePositiveInt: 1 }]);
+      expect(task.reasonReference.reference).to.equal(cr.request.reference);
+      expect(task.requester.identifier.value).to.be.a('string');
+      expect(task.owner.identifier.value).to.be.a('string');
+      // The Questionnaire it names is the one the DTR endpoint serves for the rule.
+      const q = await get('/v1/dtr/questionnaire/MA/medicaid_mco/home_health');
+      expect(q.status).to.equal(200);
+      expect(q.body.url).to.equal(input('questionnaire-context').valueString);
     });
   });
 
@@ -493,12 +555,12 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const modified = claimOf(await submit(kitBody('pas-kit-update-modify-cancel.json'), kit));
       expect(modified).to.include({ preAuthRef: ref });
       expect(modified.meta.versionId).to.equal('3');
-      expect(reviewCodes(modified).map(([seq]) => seq)).to.deep.equal([1]);
+      expect(reviewCodes(modified).map(([seq, code]) => `${seq}${code === 'cancelled' ? ' cancelled' : ''}`)).to.deep.equal(['1', '2 cancelled']);
       expect(modified.processNote.map((n: Json) => n.text).join(' ')).to.contain('Item 2 was cancelled');
       const cancelled = claimOf(await submit(kitBody('pas-kit-update-cancel-all.json'), kit));
       expect(cancelled).to.include({ preAuthRef: ref });
       expect(cancelled.meta.versionId).to.equal('4');
-      expect(cancelled.item).to.equal(undefined);
+      expect(reviewCodes(cancelled)).to.deep.equal([[1, 'cancelled'], [2, 'cancelled']]);
       for (const cr of [initial, added, modified, cancelled]) expectValid(cr as never, PAS_PROFILE.claimResponse);
       expect((await get(`/v1/admin/pas/${ref}`, admin)).body.status).to.equal('cancelled');
     });
@@ -532,7 +594,8 @@ describe('PAS automatic decisions (PAS_AUTO_DECIDE, for harnesses that cannot wa
     const cr = (await request(t.app.handler).get(`/v1/ClaimResponse/${ref}`).set('x-api-key', key)).body;
     expect(cr.meta.versionId).to.equal('2');
     expect(reviewCodes(cr)).to.deep.equal([[1, 'A1']]);
-    expect(cr.extension).to.equal(undefined);
+    const reviewer = cr.extension.find((e: Json) => e.url.endsWith('extension-claimResponseReviewer'));
+    expect(reviewer.extension).to.deep.equal([{ url: 'wasHumanReviewedFlag', valueBoolean: false }]);
     expect(cr.processNote.map((n: Json) => n.text).join(' ')).to.contain('automatic rule');
     expectValid(cr, PAS_PROFILE.claimResponse);
   });

@@ -78,7 +78,8 @@ export function pasUpdate(base: Json, id: string, preAuthRef: string, mutate: (c
 export const reviewCodes = (cr: Json): [number, string][] =>
   (cr.item ?? []).map((i: Json) => [
     i.itemSequence,
-    i.adjudication[0].extension.find((e: Json) => e.url === PAS_EXT.reviewAction).extension.find((e: Json) => e.url === PAS_EXT.reviewActionCode).valueCodeableConcept.coding[0].code,
+    // A cancelled item is answered without a reviewAction (PAS 2.2.1 spec-46: every submitted item's current result).
+    i.adjudication[0].extension?.find((e: Json) => e.url === PAS_EXT.reviewAction).extension.find((e: Json) => e.url === PAS_EXT.reviewActionCode).valueCodeableConcept.coding[0].code ?? 'cancelled',
   ]);
 
 /** A PAS Subscription as a harness sends it (full-resource unless told, filtered to the requesting organization). */

@@ -25,6 +25,8 @@ export interface ItemDecision {
   notes: string[];
   /** A4: the rule's documentation items not yet attached. */
   missing?: string[];
+  /** A4 under a rule: the path (under the service base) of the rule's DTR Questionnaire, which asks for them. */
+  questionnairePath?: string;
   /** A1 after review: the certified period (YYYY-MM-DD). */
   certification?: { start: string; end: string };
   /** The rule's decision clock, hours (standard, expedited). */
@@ -126,6 +128,7 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
     ...base,
     action: 'A4',
     missing,
+    questionnairePath: `/v1/dtr/questionnaire/${r.jurisdiction}/${r.program}/${r.subject.code}`,
     notes: [
       `Pended for review under rule ${r.id} (${citationLine(r)}). Documentation needed: ${docs.join('; ')}.${have.size ? ` Received: ${[...have].join('; ')}. Still missing: ${missing.join('; ')}.` : ''}`,
       ...(r.requirement.criteria ? [`Criteria: ${r.requirement.criteria}`] : []),

@@ -19,11 +19,11 @@ import type {
   ClaimResponse,
   ClaimResponseItem,
   Extension,
-  Reference,
-  Resource,
 } from '../r4.js';
 import { bundleLookup } from '../resolve/lookup.js';
 import type { ItemAction } from './decide-item.js';
+import { pasTaskEntries } from './task.js';
+import { authorizedExtensions, authorizedProviders, carriedEntries, echoedIdentifiers, echoedItemExtensions, requestItem, spanOf } from './response-echo.js';
 
 // ---- the response projection ----
 
@@ -36,6 +36,9 @@ export interface PasItemView {
   certification?: { start: string; end: string };
   /** When the item's current decision was made (YYYY-MM-DD of the instant). */
   decidedAt?: string;
+  /** A4 under a rule: the documentation still missing and the canonical of the DTR Questionnaire asking for it. */
+  missing?: string[];
+  questionnaire?: string;
 }
 
 export interface PasErrorView {
@@ -58,6 +61,8 @@ export interface PasResponseView {
   /** When this version was made (ClaimResponse.created). */
   createdAt: string;
   humanReviewed: boolean;
+  /** The service's FHIR base the request was made to (Task.input PayerURL), when known. */
+  payerUrl?: string;
 }
 
 export type PasResponseKind = 'submit' | 'inquiry';
@@ -87,14 +92,18 @@ export function toClaimResponse(view: PasResponseView, kind: PasResponseKind = '
   const items: ClaimResponseItem[] = [];
   for (const it of view.items) {
     if (it.action === 'cancelled') {
-      note(`Item ${it.sequence} was cancelled at the provider's request; its authorization no longer applies.`);
+      // PAS 2.2.1 (spec-46): the current result of every submitted item, cancelled ones included; a cancelled item
+      // carries no reviewAction (no X12 306 action is a cancellation), only the note saying so.
+      items.push({ itemSequence: it.sequence, noteNumber: [note(`Item ${it.sequence} was cancelled at the provider's request; its authorization no longer applies.`)], adjudication: [{ category: { coding: [{ system: CODE_SYSTEMS.adjudication, code: 'submitted' }] } }] });
       continue;
     }
     const noteNumber = it.notes.map(note);
-    const extension: Extension[] = [];
+    const asked = requestItem(claim, it.sequence);
+    const extension: Extension[] = echoedItemExtensions(claim, asked);
     if (it.action === 'A1' || it.action === 'A3') extension.push({ url: PAS_EXT.itemPreAuthIssueDate, valueDate: it.decidedAt?.slice(0, 10) ?? view.createdAt.slice(0, 10) });
     if (it.action === 'A1' && it.certification) extension.push({ url: PAS_EXT.itemPreAuthPeriod, valuePeriod: { start: it.certification.start, end: it.certification.end } });
     if (it.action === 'A4') extension.push({ url: PAS_EXT.administrationReferenceNumber, valueString: `${view.preAuthRef}-${it.sequence}` });
+    if (it.action === 'A1') extension.push(...authorizedExtensions(claim, asked));
     items.push({
       ...(extension.length ? { extension } : {}),
       itemSequence: it.sequence,
@@ -116,13 +125,19 @@ export function toClaimResponse(view: PasResponseView, kind: PasResponseKind = '
   }));
   for (const e of view.errors) note(e.message);
   const claimEntry = entries[0];
-  const outcome: ClaimResponse['outcome'] = view.errors.length ? (items.some((i) => i.adjudication.length) ? 'partial' : 'error') : 'complete';
+  // Claim-level: the one action every live item shares, and the span of the certified periods.
+  const live = view.items.filter((i) => i.action !== 'cancelled');
+  const shared = live.length && live.every((i) => i.action === live[0]!.action) ? (live[0]!.action as ReviewActionCode) : undefined;
+  const preAuthPeriod = shared === 'A1' ? spanOf(live.flatMap((i) => (i.certification ? [i.certification] : []))) : undefined;
+  const reviewer: Extension = { url: PAS_EXT.claimResponseReviewer, extension: [{ url: 'wasHumanReviewedFlag', valueBoolean: view.humanReviewed }] };
+  // partial: business problems beside items that were decided or pended (a cancelled item carries no reviewAction).
+  const outcome: ClaimResponse['outcome'] = view.errors.length ? (items.some((i) => i.adjudication.some((a) => a.extension?.length)) ? 'partial' : 'error') : 'complete';
   return {
     resourceType: 'ClaimResponse',
     id: view.preAuthRef,
     meta: { profile: [kind === 'inquiry' ? PAS_PROFILE.claimInquiryResponse : PAS_PROFILE.claimResponse], versionId: String(view.version), lastUpdated: view.createdAt },
-    ...(view.humanReviewed ? { extension: [{ url: PAS_EXT.claimResponseReviewer, extension: [{ url: 'wasHumanReviewedFlag', valueBoolean: true }] }] } : {}),
-    identifier: [{ system: PRAUTH_PREAUTH_ID_SYSTEM, value: view.preAuthRef }],
+    extension: [reviewer, ...(shared === 'A1' ? authorizedProviders(claim) : [])],
+    identifier: [{ system: PRAUTH_PREAUTH_ID_SYSTEM, value: view.preAuthRef }, ...echoedIdentifiers(claim)],
     status: 'active',
     type: claim.type ?? { coding: [{ system: CODE_SYSTEMS.claimType, code: 'professional' }] },
     use: 'preauthorization',
@@ -133,7 +148,9 @@ export function toClaimResponse(view: PasResponseView, kind: PasResponseKind = '
     request: claimEntry?.fullUrl ? { reference: claimEntry.fullUrl } : claim.id ? { reference: `Claim/${claim.id}` } : claim.identifier?.[0] ? { identifier: claim.identifier[0] } : { display: 'The submitted Claim' },
     outcome,
     preAuthRef: view.preAuthRef,
+    ...(preAuthPeriod ? { preAuthPeriod } : {}),
     ...(items.length ? { item: items } : {}),
+    ...(shared ? { adjudication: [{ category: { coding: [{ system: CODE_SYSTEMS.adjudication, code: 'submitted' }] }, extension: [reviewAction(shared, view.preAuthRef)] }] } : {}),
     ...(notes.length ? { processNote: notes } : {}),
     ...(error.length ? { error } : {}),
   };
@@ -145,13 +162,9 @@ export function toPasResponseBundle(view: PasResponseView, kind: PasResponseKind
   const entries = view.request.entry ?? [];
   const claim = entries[0]?.resource as Claim;
   const lookup = bundleLookup(entries);
-  const carried: BundleEntry[] = [];
-  for (const ref of [claim.patient, claim.insurer, claim.provider] as (Reference | undefined)[]) {
-    const r = lookup(ref, claim);
-    if (!r || carried.some((e) => e.resource === r)) continue;
-    const original = entries.find((e) => e.resource === r);
-    carried.push({ fullUrl: original?.fullUrl ?? `urn:uuid:${uuidFrom(`${r.resourceType}/${r.id}`)}`, resource: r as Resource });
-  }
+  const carried: BundleEntry[] = carriedEntries(view.request, claim, lookup);
+  const claimUrl = response.request?.reference ?? `Claim/${claim.id ?? view.preAuthRef}`;
+  const tasks = pasTaskEntries(view, claim, claimUrl, lookup);
   const id = responseBundleId(view.preAuthRef, view.version, kind);
   return {
     resourceType: 'Bundle',
@@ -160,7 +173,7 @@ export function toPasResponseBundle(view: PasResponseView, kind: PasResponseKind
     identifier: view.request.identifier ?? { system: PRAUTH_PREAUTH_ID_SYSTEM, value: view.preAuthRef },
     type: 'collection',
     timestamp: view.createdAt,
-    entry: [{ fullUrl: `urn:uuid:${uuidFrom(`ClaimResponse|${view.preAuthRef}|${view.version}`)}`, resource: response }, ...carried],
+    entry: [{ fullUrl: `urn:uuid:${uuidFrom(`ClaimResponse|${view.preAuthRef}|${view.version}`)}`, resource: response }, ...carried, ...tasks],
   };
 }
 

@@ -8,6 +8,7 @@ import { PROGRAM_LABELS, type Program } from '../../domain/vocabulary.js';
 import { CODE_SYSTEMS, USDF_CS, USDF_EXT, USDF_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import type { Scope } from '../../domain/named-scope.js';
 import { ruleLastUpdated, safeId } from '../ids.js';
+import { regionOf } from './region.js';
 import type { Basic, CodeableConcept, Extension, InsurancePlan, Location, MedicationKnowledge, Resource } from '../r4.js';
 
 export type UsdfResource = InsurancePlan | Basic | MedicationKnowledge | Location;
@@ -352,12 +353,14 @@ function buildUsdfIndex(model: ReadModel): UsdfIndex {
   }
   for (const state of [...usedStates].sort()) {
     const j = model.jurisdictions.get(state);
+    const region = regionOf(state);
     add(
       locations,
       {
         resourceType: 'Location',
         id: locationId(state),
         meta: { lastUpdated: `${j?.verification.lastVerified ?? model.lastVerified ?? '1970-01-01'}T00:00:00Z`, profile: [USDF_PROFILE.insurancePlanLocation] },
+        ...(region ? { extension: [region] } : {}),
         name: stateName(state),
         address: { state, country: 'US' },
       },

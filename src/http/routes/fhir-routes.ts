@@ -46,7 +46,7 @@ export const opEnv = (ctx: RequestContext, deps: AppDeps): OpEnv => ({
   softwareVersion: INTERFACE_VERSION,
   pas: deps.pas,
   subscriptions: deps.subscriptions,
-  caller: pasCaller(ctx),
+  caller: { ...pasCaller(ctx), base: baseOf(ctx, deps) },
   cds: { ehr: deps.ehrFetch, ...(deps.config.dtrLaunchUrl ? { dtrLaunchUrl: deps.config.dtrLaunchUrl } : {}), subscriptionDefault: subscriptionDefault(ctx) },
   inScope(scope) {
     try {

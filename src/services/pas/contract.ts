@@ -22,6 +22,8 @@ export interface PasCaller {
   onlyProgram?: Program;
   /** Throws the 403 when the scope is outside the caller's subscription; called before anything is stored. */
   authorize(scope: Scope): void;
+  /** The service's base URL as the caller reached it (the DTR questionnaires a Task points at live under it). */
+  base?: string;
 }
 
 /** A new ClaimResponse version to announce (the subscriptions service delivers it). */

@@ -60,6 +60,8 @@ export interface PasSubmissionDoc {
   errors: PasErrorView[];
   notes: string[];
   humanReviewed: boolean;
+  /** The service's FHIR base the request was made to (`{base}/v1`), when known. */
+  payerUrl?: string;
   version: number;
   updatedAt: string;
 }
@@ -83,17 +85,20 @@ export function toView(doc: PasSubmissionDoc, createdAt: string): PasResponseVie
     preAuthRef: doc.id,
     version: doc.version,
     request: doc.request,
-    items: doc.items.map(({ sequence, action, notes, reasonCode, certification, decidedAt }) => ({
+    items: doc.items.map(({ sequence, action, notes, reasonCode, certification, decidedAt, missing, questionnaire }) => ({
       sequence,
       action,
       notes,
       ...(reasonCode ? { reasonCode } : {}),
       ...(certification ? { certification } : {}),
       ...(decidedAt ? { decidedAt } : {}),
+      ...(action === 'A4' && missing?.length ? { missing } : {}),
+      ...(action === 'A4' && questionnaire ? { questionnaire } : {}),
     })),
     errors: doc.errors,
     notes: doc.notes,
     createdAt,
     humanReviewed: doc.humanReviewed,
+    ...(doc.payerUrl ? { payerUrl: doc.payerUrl } : {}),
   };
 }

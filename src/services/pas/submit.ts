@@ -15,7 +15,7 @@ import { DuplicateKeyError } from '../../store/port.js';
 import { X12_FOLLOWUP, X12_REJECT } from '../../../fhir-profiles/canonicals.js';
 import type { PasSubmissionDoc } from './store.js';
 import { CMS_0057_HOURS, type PasCaller } from './contract.js';
-import { addHours, contextFor, itemDoc, statusOf, type PasWorkflow } from './workflow.js';
+import { addHours, contextFor, itemDoc, statusOf, undeterminedItem, type PasWorkflow } from './workflow.js';
 import { findPrior, submitUpdate } from './update.js';
 
 /**
@@ -49,6 +49,7 @@ export function newDoc(caller: PasCaller, req: PasRequest, key: string, at: stri
     request: req.bundle,
     notes: [],
     humanReviewed: false,
+    ...(caller.base ? { payerUrl: `${caller.base}/v1` } : {}),
     version: 1,
     updatedAt: at,
   };
@@ -80,7 +81,7 @@ export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown
   } else if (!cc.state || !cc.program) {
     const unknown = cc.basis.filter((b) => b.includes('unknown')).join('; ');
     errors.push({ code: X12_REJECT.requiredDataMissing, path: `${req.claimPath}.insurance`, followup: X12_FOLLOWUP.correctAndResubmit, message: `Cannot tell the member's state and program (${unknown}). The items are pended for manual review; resubmit with a Coverage naming the program (Coverage.class or an SOPT Coverage.type) and the member's state, or ?state=&program=.` });
-    decisions = req.claim.item!.map((i) => ({ sequence: i.sequence, action: 'A4' as const, notes: ['Pended for manual review: the member\'s state or program could not be determined from the request.'] }));
+    decisions = req.claim.item!.map((i) => undeterminedItem(i.sequence));
   } else {
     caller.authorize({ states: [cc.state], programs: [cc.program] });
     decisions = req.claim.item!.map((item) => decideItem(w.deps.corpus.current, req, item, { state: cc.state!, program: cc.program!, ...(cc.payer ? { payer: cc.payer } : {}) }, now));
@@ -91,7 +92,7 @@ export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown
   const expedited = isExpedited(req.claim);
   const hours = decisions.map((d) => (expedited ? d.turnaround?.expeditedHours : d.turnaround?.standardHours)).filter((h): h is number => typeof h === 'number' && h > 0);
   const clock = hours.length ? Math.min(...hours) : expedited ? CMS_0057_HOURS.expeditedHours : CMS_0057_HOURS.standardHours;
-  const items = decisions.map((d) => itemDoc(d, at, 'rules'));
+  const items = decisions.map((d) => itemDoc(d, at, 'rules', caller.base));
   const insurer = req.lookup(req.claim.insurer, req.claim) as Organization | undefined;
   const status = errors.length && !items.length ? 'decided' : statusOf(items, false);
   const doc: PasSubmissionDoc = {

@@ -11,7 +11,7 @@ import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
 import { PAS_EXT } from '../../../fhir-profiles/canonicals.js';
 import type { PasItemDoc, PasSubmissionDoc } from './store.js';
 import type { PasCaller } from './contract.js';
-import { contextFor, itemDoc, statusOf, type PasWorkflow } from './workflow.js';
+import { contextFor, itemDoc, statusOf, undeterminedItem, type PasWorkflow } from './workflow.js';
 
 /**
  * The stored request an update points at (related.claim): by preAuthRef, Claim identifier or Claim reference. A
@@ -63,9 +63,9 @@ export async function submitUpdate(w: PasWorkflow, caller: PasCaller, req: PasRe
       }
       const changed = (item.extension ?? []).find((e) => e.url === PAS_EXT.infoChanged)?.valueCode;
       if (existing && !changed) continue; // unchanged items keep their decision
-      if (!cc.state || !cc.program) continue;
-      const d = decideItem(model, req, item, { state: cc.state, program: cc.program as Program }, now);
-      const fresh = itemDoc(d, at, 'rules');
+      // Without a state and program an added or changed item is pended for a person, as in a new request.
+      const d = cc.state && cc.program ? decideItem(model, req, item, { state: cc.state, program: cc.program as Program }, now) : undeterminedItem(item.sequence);
+      const fresh = itemDoc(d, at, 'rules', caller.base);
       if (existing) Object.assign(existing, { ...fresh, history: [...existing.history, ...fresh.history] });
       else items.push(fresh);
     }

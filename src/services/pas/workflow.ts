@@ -21,7 +21,7 @@ import { AUTO_DECIDE_KIND, type PasCaller, type PasDeps } from './contract.js';
 
 export const addHours = (iso: string, h: number): string => new Date(new Date(iso).getTime() + h * 3600_000).toISOString();
 
-export function itemDoc(d: ItemDecision, at: string, by: string): PasItemDoc {
+export function itemDoc(d: ItemDecision, at: string, by: string, base?: string): PasItemDoc {
   const final = d.action !== 'A4';
   return {
     sequence: d.sequence,
@@ -32,12 +32,16 @@ export function itemDoc(d: ItemDecision, at: string, by: string): PasItemDoc {
     ruleId: d.ruleId ?? null,
     subjectKind: d.subjectKind ?? null,
     missing: d.missing ?? [],
+    ...(base && d.questionnairePath ? { questionnaire: `${base}${d.questionnairePath}` } : {}),
     history: [{ action: d.action, at, by }],
   };
 }
 
 export const statusOf = (items: PasItemDoc[], cancelled: boolean): PasSubmissionDoc['status'] =>
   cancelled || (items.length > 0 && items.every((i) => i.action === 'cancelled')) ? 'cancelled' : items.some((i) => i.action === 'A4') ? 'pended' : 'decided';
+
+/** An item decided without a state and program: pended for a person (a data gap is never a denial). */
+export const undeterminedItem = (sequence: number): ItemDecision => ({ sequence, action: 'A4', notes: ["Pended for manual review: the member's state or program could not be determined from the request."] });
 
 export function contextFor(deps: Pick<PasDeps, 'corpus'>, caller: PasCaller, req: PasRequest, hints: ExplicitHints, now: Date) {
   // When the bundle names no state or program and the caller's subscription names exactly one, it is used.
