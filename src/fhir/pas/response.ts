@@ -12,60 +12,22 @@ import {
   type ReviewActionCode,
 } from '../../../fhir-profiles/canonicals.js';
 import { uuidFrom } from '../ids.js';
-import type {
-  Bundle,
-  BundleEntry,
-  Claim,
-  ClaimResponse,
-  ClaimResponseItem,
-  Extension,
-} from '../r4.js';
+import type { Bundle, BundleEntry, Claim, ClaimResponse, ClaimResponseItem, Extension } from '../r4.js';
 import { bundleLookup } from '../resolve/lookup.js';
-import type { ItemAction } from './decide-item.js';
 import { pasTaskEntries } from './task.js';
-import { authorizedExtensions, authorizedProviders, carriedEntries, echoedIdentifiers, echoedItemExtensions, requestItem, spanOf } from './response-echo.js';
+import type { PasResponseKind, PasResponseView } from './views.js';
+import {
+  authorizedExtensions,
+  authorizedProviders,
+  carriedEntries,
+  echoedIdentifiers,
+  echoedItemExtensions,
+  requestItem,
+  spanOf,
+} from './response-echo.js';
 
 // ---- the response projection ----
 
-export interface PasItemView {
-  sequence: number;
-  action: ItemAction;
-  notes: string[];
-  /** X12 886 decision reason code (an operator's denial). */
-  reasonCode?: string;
-  certification?: { start: string; end: string };
-  /** When the item's current decision was made (YYYY-MM-DD of the instant). */
-  decidedAt?: string;
-  /** A4 under a rule: the documentation still missing and the canonical of the DTR Questionnaire asking for it. */
-  missing?: string[];
-  questionnaire?: string;
-}
-
-export interface PasErrorView {
-  code: { code: string; display: string };
-  message: string;
-  /** FHIRPath of the element concerned (errorPath). */
-  path?: string;
-  followup?: { code: string; display: string };
-}
-
-/** What one ClaimResponse version says: the stored request plus the current state of each item. */
-export interface PasResponseView {
-  preAuthRef: string;
-  version: number;
-  request: Bundle;
-  items: PasItemView[];
-  errors: PasErrorView[];
-  /** Claim-level notes (cancellations, updates). */
-  notes: string[];
-  /** When this version was made (ClaimResponse.created). */
-  createdAt: string;
-  humanReviewed: boolean;
-  /** The service's FHIR base the request was made to (Task.input PayerURL), when known. */
-  payerUrl?: string;
-}
-
-export type PasResponseKind = 'submit' | 'inquiry';
 
 /** Stable ids of what a version projects to (the ClaimResponse id is the preAuthRef; versions are meta.versionId). */
 export const responseBundleId = (preAuthRef: string, version: number, kind: PasResponseKind = 'submit'): string => uuidFrom(`Bundle|${kind}|${preAuthRef}|${version}`);

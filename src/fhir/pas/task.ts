@@ -7,7 +7,7 @@ import { PAS_EXT, PAS_PROFILE, PAS_TEMP_CODES, PRAUTH_PAS_TASK_SYSTEM } from '..
 import { uuidFrom } from '../ids.js';
 import type { BundleEntry, Claim, Identifier, Reference, Resource } from '../r4.js';
 import type { Lookup } from '../resolve/lookup.js';
-import type { PasResponseView } from './response.js';
+import type { PasResponseView } from './views.js';
 
 const temp = (code: string) => ({ coding: [{ system: PAS_TEMP_CODES, code }] });
 

@@ -2,7 +2,7 @@
 // decision clock) and one per ClaimResponse version. Plain data, readable by both adapters.
 import type { Program } from '../../domain/vocabulary.js';
 import type { ItemAction } from '../../fhir/pas/decide-item.js';
-import type { PasErrorView, PasItemView, PasResponseView } from '../../fhir/pas/response.js';
+import type { PasErrorView, PasItemView, PasResponseView } from '../../fhir/pas/views.js';
 import type { Bundle } from '../../fhir/r4.js';
 import { COLLECTIONS } from '../../store/collections.js';
 

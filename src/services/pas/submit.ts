@@ -6,7 +6,7 @@ import type { Scope } from '../../domain/named-scope.js';
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { focalCoverage, isExpedited, parsePasRequest, priorOf, type PasRequest } from '../../fhir/pas/request.js';
 import { decideItem, type ItemDecision } from '../../fhir/pas/decide-item.js';
-import type { PasErrorView } from '../../fhir/pas/response.js';
+import type { PasErrorView } from '../../fhir/pas/views.js';
 import { matchKeys, requestorOrgIdentifiers } from '../../fhir/pas/inquiry.js';
 import type { Bundle, Organization } from '../../fhir/r4.js';
 import { shortHash } from '../../fhir/ids.js';
