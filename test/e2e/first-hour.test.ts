@@ -84,6 +84,20 @@ describe('first hour: CLI and server messages', function () {
     expect(missing.stderr.trim()).to.equal('prauth: /nonexistent/rules.ndjson: no such file or directory (give an NDJSON or JSON file, or a directory of them; format: docs/ingest.md)');
   });
 
+  it('prauth corpus coverage on a store that holds no corpus says so (not "0 verified"); after an ingest it counts', async () => {
+    const env = { PRAUTH_DATA_DIR: freshDir() };
+    const empty = await cli(['corpus', 'coverage'], env);
+    expect(empty.code).to.equal(1);
+    expect(empty.stdout).to.equal('');
+    expect(empty.stderr).to.contain('prauth: this store holds no corpus yet; `npm start` loads the bundled corpus on its first start, or run `prauth ingest fixtures`');
+    const ingested = await cli(['ingest', 'fixtures'], env);
+    expect(ingested.code).to.equal(0);
+    const counted = await cli(['corpus', 'coverage', '--json'], env);
+    expect(counted.code).to.equal(0);
+    const expected = JSON.parse(readFileSync('fixtures/coverage.json', 'utf8')) as { verified: number };
+    expect(JSON.parse(counted.stdout).verified).to.equal(expected.verified).and.to.be.greaterThan(0);
+  });
+
   it('curl -X POST /v1/demo-sessions with no body is accepted; a body of another type is still a 415', async () => {
     server = await startServer({ PRAUTH_DATA_DIR: freshDir(), PRAUTH_LOAD_SAMPLE: 'false' });
     const none = await fetch(`${server.url}/v1/demo-sessions`, { method: 'POST' });
