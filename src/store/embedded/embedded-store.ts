@@ -1,7 +1,7 @@
 // Embedded default: one @seald-io/nedb datastore (an append-only JSON-lines file) per collection under
 // PRAUTH_DATA_DIR. Mutations are fsync'd before they resolve (./group-sync.ts: off the event loop, concurrent writes
-// sharing one fsync), so an acknowledged write survives a crash. Files are read as they are at open and compacted
-// when the store closes: opening rewrites nothing. Single-process by nature: see ./data-dir-lock.ts for how the CLI
+// sharing one fsync), so an acknowledged write survives a crash. Files are read in one go at open and compacted when
+// the store closes: opening rewrites nothing (./load-file.ts). Single-process by nature: see ./data-dir-lock.ts for how the CLI
 // and the server share it.
 import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { Collection, DocumentStore, Filter, FindOptions, Keyed } from '../p
 import { DuplicateKeyError } from '../port.js';
 import { OPAQUE_FIELDS } from '../collections.js';
 import { GroupSync } from './group-sync.js';
+import { loadDatastore } from './load-file.js';
 
 type Stored<T> = T & { _id: string };
 
@@ -148,22 +149,6 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
   }
 }
 
-/**
- * nedb rewrites every data file when it loads it (its compaction): about 0.4 s of a start spent re-serialising the
- * corpus. The load keeps the file as it is instead; superseded lines are dropped when the store closes (close()
- * compacts) and are harmless meanwhile (the last line of an id wins when a file is read).
- */
-async function loadWithoutRewrite(db: Datastore<Record<string, unknown>>): Promise<void> {
-  const persistence = db.persistence as unknown as { persistCachedDatabaseAsync: () => Promise<void> };
-  const compact = persistence.persistCachedDatabaseAsync;
-  persistence.persistCachedDatabaseAsync = () => Promise.resolve();
-  try {
-    await db.loadDatabaseAsync();
-  } finally {
-    persistence.persistCachedDatabaseAsync = compact;
-  }
-}
-
 export interface EmbeddedStoreOptions {
   /** Directory for the collection files; undefined keeps everything in memory (unit tests). */
   dataDir?: string;
@@ -182,12 +167,18 @@ export function protectDataDir(dataDir: string): void {
   }
 }
 
+/**
+ * A collection's file is read on the first call that needs its documents, not when the collection is named: a start
+ * reads the corpus, not years of PAS history or the change log. An index asked for before that is created as the
+ * file is read.
+ */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
   const { dataDir } = options;
   if (dataDir) protectDataDir(dataDir);
   const collections = new Map<string, EmbeddedCollection<Keyed>>();
+  const datastores = new Map<string, Datastore<Record<string, unknown>>>();
   const loading = new Map<string, Promise<void>>();
-  const datastores: Datastore<Record<string, unknown>>[] = [];
+  const pendingIndexes = new Map<string, { fieldName: string; unique: boolean; sparse: boolean }[]>();
 
   function open(name: string): EmbeddedCollection<Keyed> {
     let c = collections.get(name);
@@ -195,22 +186,40 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
     if (!/^[a-z_]{1,40}$/.test(name)) throw new Error(`invalid collection name ${name}`);
     const filename = dataDir ? join(dataDir, `${name}.db`) : undefined;
     const db = new Nedb(filename ? { filename } : { inMemoryOnly: true });
-    datastores.push(db);
-    loading.set(name, loadWithoutRewrite(db));
+    datastores.set(name, db);
     c = new EmbeddedCollection(name, db, filename);
     collections.set(name, c);
     return c;
   }
 
+  function load(name: string): Promise<void> {
+    let ready = loading.get(name);
+    if (!ready) {
+      const db = datastores.get(name)!;
+      ready = loadDatastore(db).then(async () => {
+        for (const spec of pendingIndexes.get(name) ?? []) await db.ensureIndexAsync(spec);
+        pendingIndexes.delete(name);
+      });
+      loading.set(name, ready);
+    }
+    return ready;
+  }
+
   // Wrap each collection so that every call waits for its file to be loaded first.
   function collection<T extends Keyed>(name: string): Collection<T> {
     const c = open(name) as unknown as EmbeddedCollection<T>;
-    const ready = loading.get(name)!;
     return new Proxy(c, {
       get(target, prop, receiver) {
         const v = Reflect.get(target, prop, receiver) as unknown;
         if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => ready.then(() => (v as (...a: unknown[]) => unknown).apply(target, args));
+        if (prop === 'ensureIndex') {
+          return (field: string, o: { unique?: boolean; sparse?: boolean } = {}) => {
+            if (loading.has(name)) return load(name).then(() => c.ensureIndex(field, o));
+            pendingIndexes.set(name, [...(pendingIndexes.get(name) ?? []), { fieldName: field, unique: o.unique ?? false, sparse: o.sparse ?? false }]);
+            return Promise.resolve();
+          };
+        }
+        return (...args: unknown[]) => load(name).then(() => (v as (...a: unknown[]) => unknown).apply(target, args));
       },
     });
   }
@@ -223,7 +232,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
     },
     async close() {
       await Promise.all(loading.values());
-      for (const db of datastores) await db.compactDatafileAsync().catch(() => undefined);
+      for (const name of loading.keys()) await datastores.get(name)!.compactDatafileAsync().catch(() => undefined);
     },
   };
 }
