@@ -1,7 +1,8 @@
 // The processes a bench run starts (the service, its bare twin) and what is read of them from /proc: CPU time
 // (user + system) and resident memory.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +38,7 @@ export function start(cmd: string[], env: Record<string, string>): Promise<Proc>
             if (npm) process.kill(-child.pid!, 'SIGTERM');
             else child.kill('SIGTERM');
           }),
+
       });
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
@@ -44,7 +46,7 @@ export function start(cmd: string[], env: Record<string, string>): Promise<Proc>
 }
 
 async function groupGone(pgid: number): Promise<void> {
-  for (;;) {
+  for (let i = 0; i < 200; i++) {
     try {
       process.kill(-pgid, 0);
     } catch {
@@ -52,6 +54,29 @@ async function groupGone(pgid: number): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 20));
   }
+  process.kill(-pgid, 'SIGKILL'); // still there after 4 s: the measurement is over, it must not hold the data directory
+}
+
+/**
+ * Waits until no live process holds the data directory's lock (a stopped service can still be compacting its files
+ * and releasing the lock when the next one starts); a holder still there after 30 s (a service of an earlier step
+ * of this run whose shutdown is stuck) is killed, and said so.
+ */
+export async function lockFree(dataDir: string): Promise<void> {
+  const path = join(dataDir, 'prauth.lock');
+  let pid = 0;
+  for (let i = 0; i < 600 && existsSync(path); i++) {
+    try {
+      pid = (JSON.parse(readFileSync(path, 'utf8')) as { pid: number }).pid;
+      process.kill(pid, 0);
+    } catch {
+      return; // a dead holder's lock counts as free
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!existsSync(path)) return;
+  process.stderr.write(`bench: pid ${pid} still holds ${dataDir} 30 s after it was stopped: killed\n`);
+  process.kill(pid, 'SIGKILL');
 }
 
 const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux

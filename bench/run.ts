@@ -4,13 +4,13 @@
 // after start and after 10k requests; then the other routes. Results go to .bench/last.json.
 import { measure, type Row } from './options.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { benchSubmit } from './pas-submit.js';
 import { benchCrdOrderSign, CRD_P99_TARGET_MS } from './crd-order-sign.js';
-import { root, rssMb, start } from './procs.js';
+import { lockFree, root, rssMb, start as startProc, type Proc } from './procs.js';
 import { crdBodies, pasBodies, startBareTwin, twinRows, twinTable, type TwinRoute } from './twins.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
@@ -18,6 +18,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** BENCH_TWINS_ONLY=1: the issue #25 rows, start and memory only. */
 const TWINS_ONLY = process.env.BENCH_TWINS_ONLY === '1';
+
+/** Starts a process once the data directory (when it has one) is free. */
+async function start(cmd: string[], env: Record<string, string>): Promise<Proc> {
+  if (env.PRAUTH_DATA_DIR) await lockFree(env.PRAUTH_DATA_DIR);
+  return startProc(cmd, env);
+}
 
 const step = (what: string): void => void process.stderr.write(`bench: ${what}\n`);
 
@@ -65,7 +71,11 @@ async function main(): Promise<void> {
   const limitedKey = cliKey(env, ['--compare']);
   const coldStartMs = await timeToFirstAnswer(['dist/src/main.js'], env, lookupPath, key);
   step(`node start ${coldStartMs} ms`);
-  const npmStartMs = await timeToFirstAnswer(['npm', 'start', '--silent'], env, lookupPath, key);
+  // On a copy of the data directory: what npm leaves behind on its way out cannot hold the one the rows use.
+  const npmDir = `${dataDir}-npm`;
+  cpSync(dataDir, npmDir, { recursive: true });
+  rmSync(join(npmDir, 'prauth.lock'), { force: true });
+  const npmStartMs = await timeToFirstAnswer(['npm', 'start', '--silent'], { ...env, PRAUTH_DATA_DIR: npmDir }, lookupPath, key);
 
   const headers = { 'x-api-key': key };
   const routes: TwinRoute[] = [

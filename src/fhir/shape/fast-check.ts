@@ -90,10 +90,13 @@ function cleanObject(o: Json, type: string, t: R4Elements): boolean {
   for (const key of keys) {
     if (key === 'resourceType') continue;
     const v = o[key];
-    const el = Object.hasOwn(elements, key.startsWith('_') ? key.slice(1) : key) ? elements[key.startsWith('_') ? key.slice(1) : key] : undefined;
+    // `_status` carries the id and extensions of the primitive `status`: an Element, listed as its primitive is.
+    const primitiveExt = key.startsWith('_');
+    const name = primitiveExt ? key.slice(1) : key;
+    const el = Object.hasOwn(elements, name) ? elements[name] : undefined;
     if (!el || el[0].length !== 1) return false;
-    const code = key.startsWith('_') ? 'Element' : el[0][0]!;
-    const inv = key.startsWith('_') ? undefined : el[2];
+    const code = primitiveExt ? 'Element' : el[0][0]!;
+    const inv = primitiveExt ? undefined : el[2];
     if (Array.isArray(v)) {
       if (!v.length) return false;
       for (const x of v) if (!cleanValue(x, code, t) || !satisfies(inv, obj(x))) return false;
