@@ -39,7 +39,7 @@ function mutated(v: Json, path: (string | number)[], value: unknown): Json {
   return copy;
 }
 const DELETE = Symbol('delete');
-const MUTATIONS: unknown[] = [DELETE, '', {}, [], 1.5, -1, 0, true, 'not a code', ' padded ', '2026-13-45', { extension: [] }, [{}]];
+const MUTATIONS: unknown[] = [DELETE, null, [null], '', {}, [], 1.5, -1, 0, true, 'not a code', ' padded ', '2026-13-45', { extension: [] }, [{}]];
 
 const agrees = (r: Json): boolean => !isCleanResource(r) || fullCheck(r, String(r.resourceType)).length === 0;
 
@@ -66,6 +66,14 @@ describe('fast structural check', () => {
       }
     }
     expect(clean, 'some mutations keep a resource valid (the check is exercised both ways)').to.be.greaterThan(0);
+  });
+
+  it('when a Bundle entry or a list item is null or not an object (which the schema lets through), then it is not clean and nothing throws', () => {
+    const bundle = submitBody('x') as Json;
+    for (const bad of [null, 5, 'x', []]) {
+      expect(isCleanResource(mutated(bundle, ['entry', 0], bad))).to.equal(false);
+      expect(isCleanResource(mutated(bundle, ['entry', 0, 'resource', 'item', 0], bad))).to.equal(false);
+    }
   });
 
   it('when the bench sends CRD order-sign and PAS $submit bodies, then every resource in them passes as clean', () => {

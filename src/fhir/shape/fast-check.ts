@@ -67,8 +67,10 @@ function cleanBundle(b: Json): boolean {
   const searchset = b.type === 'searchset';
   if (!searchset && (b.type !== 'collection' || b.total !== undefined)) return false;
   const urls = new Set<string>();
-  for (const e of (b.entry ?? []) as Json[]) {
-    if (e.resource === undefined || e.request !== undefined || e.response !== undefined) return false;
+  // The schema's complex types say which properties an object may have, not that it is an object: `entry: [null]`
+  // passes it, and only the walk refuses it.
+  for (const e of (b.entry ?? []) as unknown[]) {
+    if (!isObj(e) || e.resource === undefined || e.request !== undefined || e.response !== undefined) return false;
     if (e.search !== undefined && !searchset) return false;
     if (typeof e.fullUrl === 'string') {
       if (e.fullUrl.includes('/_history/') || urls.has(e.fullUrl)) return false;
