@@ -54,11 +54,17 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
     filename: string | undefined,
   ) {
     this.syncer = filename ? new GroupSync(filename) : undefined;
+    db.on('compaction.done', () => this.syncer?.reopen());
     ({ pack: this.pack, unpack: this.unpack } = packer(OPAQUE_FIELDS[name] ?? []));
   }
 
   private async durable(): Promise<void> {
     await this.syncer?.sync();
+  }
+
+  /** Closes the descriptor kept for fsync (the store is closing). */
+  release(): void {
+    this.syncer?.reopen();
   }
 
   private strip(doc: Stored<T> | null): T | null {
@@ -233,6 +239,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
     async close() {
       await Promise.all(loading.values());
       for (const name of loading.keys()) await datastores.get(name)!.compactDatafileAsync().catch(() => undefined);
+      for (const c of collections.values()) c.release();
     },
   };
 }

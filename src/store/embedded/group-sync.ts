@@ -2,11 +2,12 @@
 // asks while an fsync is in flight shares the next one. A caller's promise resolves only after an fsync that
 // started after its call has completed, so what it appended before calling is on disk (an acknowledged write
 // survives kill -9 and power loss); concurrent writers pay one fsync between them instead of one each.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 export class GroupSync {
   private current: Promise<void> | undefined;
   private next: Promise<void> | undefined;
+  private handle: Promise<FileHandle> | undefined;
 
   constructor(private readonly filename: string) {}
 
@@ -35,14 +36,25 @@ export class GroupSync {
     return run;
   }
 
-  // Opened per fsync: compaction replaces the file (write a new one, rename), so a kept descriptor could name the
-  // old one.
+  /**
+   * The file was replaced (nedb's compaction writes a new one, fsyncs it and renames it over the old): the next fsync
+   * opens the new file. Called when the datastore says its compaction is done, before any later append.
+   */
+  reopen(): void {
+    const old = this.handle;
+    this.handle = undefined;
+    old?.then((h) => h.close()).catch(() => undefined);
+  }
+
+  // One descriptor kept open between fsyncs: opening and closing the file per fsync cost more than the fsync itself.
   private async fsync(): Promise<void> {
-    const handle = await open(this.filename, 'r');
+    this.handle ??= open(this.filename, 'r');
+    const pending = this.handle;
     try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await (await pending).sync();
+    } catch (err) {
+      if (this.handle === pending) this.handle = undefined; // a failed open or a closed descriptor: open again next time
+      throw err;
     }
   }
 }
