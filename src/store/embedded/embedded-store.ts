@@ -1,7 +1,9 @@
-// Embedded default: one @seald-io/nedb datastore (an append-only JSON-lines file, compacted on load) per
-// collection under PRAUTH_DATA_DIR. Mutations are fsync'd before they resolve, so an acknowledged write survives
-// a crash. Single-process by nature: see ./data-dir-lock.ts for how the CLI and the server share it.
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+// Embedded default: one @seald-io/nedb datastore (an append-only JSON-lines file) per collection under
+// PRAUTH_DATA_DIR. Mutations are fsync'd before they resolve (./group-sync.ts: off the event loop, concurrent writes
+// sharing one fsync), so an acknowledged write survives a crash. Files are read in one go at open and compacted when
+// the store closes: opening rewrites nothing (./load-file.ts). Single-process by nature: see ./data-dir-lock.ts for how the CLI
+// and the server share it.
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -11,37 +13,64 @@ const Nedb = createRequire(import.meta.url)('@seald-io/nedb') as NedbCtor;
 type Datastore<S extends Record<string, unknown>> = InstanceType<NedbCtor> & { __schema?: S };
 import type { Collection, DocumentStore, Filter, FindOptions, Keyed } from '../port.js';
 import { DuplicateKeyError } from '../port.js';
+import { OPAQUE_FIELDS } from '../collections.js';
+import { GroupSync } from './group-sync.js';
+import { loadDatastore } from './load-file.js';
 
 type Stored<T> = T & { _id: string };
 
-function strip<T extends Keyed>(doc: Stored<T> | null): T | null {
-  if (!doc) return null;
-  const { _id: _ignored, ...rest } = doc;
-  return rest as unknown as T;
-}
+type Doc = Record<string, unknown>;
 
-function fsyncPath(filename: string): void {
-  if (!existsSync(filename)) return;
-  const fd = openSync(filename, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * Opaque fields (OPAQUE_FIELDS: a stored FHIR Bundle, a response view) are kept as JSON text, so nedb copies and
+ * writes one string instead of walking, checking and copying every element; they are parsed back on read. A value
+ * stored as an object by an earlier version is read as it is.
+ */
+function packer(opaque: readonly string[]): { pack: (d: Doc) => Doc; unpack: (d: Doc) => Doc } {
+  if (!opaque.length) return { pack: (d) => d, unpack: (d) => d };
+  return {
+    pack(d) {
+      const out = { ...d };
+      for (const f of opaque) if (out[f] !== undefined && out[f] !== null) out[f] = JSON.stringify(out[f]);
+      return out;
+    },
+    unpack(d) {
+      for (const f of opaque) if (typeof d[f] === 'string') d[f] = JSON.parse(d[f] as string) as unknown;
+      return d;
+    },
+  };
 }
 
 class EmbeddedCollection<T extends Keyed> implements Collection<T> {
   // Serialises read-modify-write operations (increment) within this process.
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly syncer: GroupSync | undefined;
+  private readonly pack: (d: Doc) => Doc;
+  private readonly unpack: (d: Doc) => Doc;
 
   constructor(
     private readonly name: string,
     private readonly db: Datastore<Record<string, unknown>>,
-    private readonly filename: string | undefined,
-  ) {}
+    filename: string | undefined,
+  ) {
+    this.syncer = filename ? new GroupSync(filename) : undefined;
+    db.on('compaction.done', () => this.syncer?.reopen());
+    ({ pack: this.pack, unpack: this.unpack } = packer(OPAQUE_FIELDS[name] ?? []));
+  }
 
-  private durable(): void {
-    if (this.filename) fsyncPath(this.filename);
+  private async durable(): Promise<void> {
+    await this.syncer?.sync();
+  }
+
+  /** Closes the descriptor kept for fsync (the store is closing). */
+  release(): void {
+    this.syncer?.reopen();
+  }
+
+  private strip(doc: Stored<T> | null): T | null {
+    if (!doc) return null;
+    const { _id: _ignored, ...rest } = doc;
+    return this.unpack(rest) as unknown as T;
   }
 
   private serial<R>(fn: () => Promise<R>): Promise<R> {
@@ -56,21 +85,21 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     const docs = (await cursor) as Stored<T>[];
-    return docs.map((d) => strip(d)!);
+    return docs.map((d) => this.strip(d)!);
   }
 
   async findOne(filter: Filter): Promise<T | null> {
-    return strip((await this.db.findOneAsync(filter as Record<string, unknown>)) as Stored<T> | null);
+    return this.strip((await this.db.findOneAsync(filter as Record<string, unknown>)) as Stored<T> | null);
   }
 
   async insert(doc: T): Promise<void> {
     try {
-      await this.db.insertAsync({ ...doc, _id: String(doc.id) });
+      await this.db.insertAsync({ ...this.pack(doc as unknown as Doc), _id: String(doc.id) });
     } catch (err) {
       if ((err as { errorType?: string }).errorType === 'uniqueViolated') throw new DuplicateKeyError(this.name, doc.id);
       throw err;
     }
-    this.durable();
+    await this.durable();
   }
 
   async upsertMany(docs: readonly T[]): Promise<void> {
@@ -82,16 +111,16 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
       ((await this.db.findAsync({ _id: { $in: ids } }, { _id: 1 })) as { _id: string }[]).map((d) => d._id),
     );
     const fresh = docs.filter((d) => !existing.has(String(d.id)));
-    if (fresh.length) await this.db.insertAsync(fresh.map((d) => ({ ...d, _id: String(d.id) })));
+    if (fresh.length) await this.db.insertAsync(fresh.map((d) => ({ ...this.pack(d as unknown as Doc), _id: String(d.id) })));
     for (const d of docs) {
-      if (existing.has(String(d.id))) await this.db.updateAsync({ _id: String(d.id) }, { ...d, _id: String(d.id) }, {});
+      if (existing.has(String(d.id))) await this.db.updateAsync({ _id: String(d.id) }, { ...this.pack(d as unknown as Doc), _id: String(d.id) }, {});
     }
-    this.durable();
+    await this.durable();
   }
 
   async update(filter: Filter, set: Readonly<Partial<T>>): Promise<number> {
-    const { numAffected } = await this.db.updateAsync(filter as Record<string, unknown>, { $set: set }, { multi: true });
-    this.durable();
+    const { numAffected } = await this.db.updateAsync(filter as Record<string, unknown>, { $set: this.pack(set as Doc) }, { multi: true });
+    await this.durable();
     return numAffected;
   }
 
@@ -100,20 +129,20 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
       const _id = String(id);
       const existing = (await this.db.findOneAsync({ _id })) as Record<string, unknown> | null;
       if (!existing) {
-        await this.db.insertAsync({ ...seed, id, _id, [field]: by });
-        this.durable();
+        await this.db.insertAsync({ ...this.pack(seed as Doc), id, _id, [field]: by });
+        await this.durable();
         return by;
       }
       const value = (typeof existing[field] === 'number' ? (existing[field] as number) : 0) + by;
       await this.db.updateAsync({ _id }, { $set: { [field]: value } }, {});
-      this.durable();
+      await this.durable();
       return value;
     });
   }
 
   async delete(filter: Filter): Promise<number> {
     const n = await this.db.removeAsync(filter as Record<string, unknown>, { multi: true });
-    this.durable();
+    await this.durable();
     return n;
   }
 
@@ -144,12 +173,18 @@ export function protectDataDir(dataDir: string): void {
   }
 }
 
+/**
+ * A collection's file is read on the first call that needs its documents, not when the collection is named: a start
+ * reads the corpus, not years of PAS history or the change log. An index asked for before that is created as the
+ * file is read.
+ */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
   const { dataDir } = options;
   if (dataDir) protectDataDir(dataDir);
   const collections = new Map<string, EmbeddedCollection<Keyed>>();
+  const datastores = new Map<string, Datastore<Record<string, unknown>>>();
   const loading = new Map<string, Promise<void>>();
-  const datastores: Datastore<Record<string, unknown>>[] = [];
+  const pendingIndexes = new Map<string, { fieldName: string; unique: boolean; sparse: boolean }[]>();
 
   function open(name: string): EmbeddedCollection<Keyed> {
     let c = collections.get(name);
@@ -157,22 +192,40 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
     if (!/^[a-z_]{1,40}$/.test(name)) throw new Error(`invalid collection name ${name}`);
     const filename = dataDir ? join(dataDir, `${name}.db`) : undefined;
     const db = new Nedb(filename ? { filename } : { inMemoryOnly: true });
-    datastores.push(db);
-    loading.set(name, db.loadDatabaseAsync());
+    datastores.set(name, db);
     c = new EmbeddedCollection(name, db, filename);
     collections.set(name, c);
     return c;
   }
 
+  function load(name: string): Promise<void> {
+    let ready = loading.get(name);
+    if (!ready) {
+      const db = datastores.get(name)!;
+      ready = loadDatastore(db).then(async () => {
+        for (const spec of pendingIndexes.get(name) ?? []) await db.ensureIndexAsync(spec);
+        pendingIndexes.delete(name);
+      });
+      loading.set(name, ready);
+    }
+    return ready;
+  }
+
   // Wrap each collection so that every call waits for its file to be loaded first.
   function collection<T extends Keyed>(name: string): Collection<T> {
     const c = open(name) as unknown as EmbeddedCollection<T>;
-    const ready = loading.get(name)!;
     return new Proxy(c, {
       get(target, prop, receiver) {
         const v = Reflect.get(target, prop, receiver) as unknown;
         if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => ready.then(() => (v as (...a: unknown[]) => unknown).apply(target, args));
+        if (prop === 'ensureIndex') {
+          return (field: string, o: { unique?: boolean; sparse?: boolean } = {}) => {
+            if (loading.has(name)) return load(name).then(() => c.ensureIndex(field, o));
+            pendingIndexes.set(name, [...(pendingIndexes.get(name) ?? []), { fieldName: field, unique: o.unique ?? false, sparse: o.sparse ?? false }]);
+            return Promise.resolve();
+          };
+        }
+        return (...args: unknown[]) => load(name).then(() => (v as (...a: unknown[]) => unknown).apply(target, args));
       },
     });
   }
@@ -185,7 +238,8 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
     },
     async close() {
       await Promise.all(loading.values());
-      for (const db of datastores) await db.compactDatafileAsync().catch(() => undefined);
+      for (const name of loading.keys()) await datastores.get(name)!.compactDatafileAsync().catch(() => undefined);
+      for (const c of collections.values()) c.release();
     },
   };
 }
