@@ -21,7 +21,18 @@ if [ "$major" -lt 22 ]; then
   PATH="$(dirname "$node22"):$PATH"
   export PATH
 fi
+# The rate-limit slot store needs a MongoDB-compatible server: FerretDB (SQLite backend; scripts/ci/ferretdb.sh builds
+# it on first use), for test/unit/mutation-rate-limit-slots.test.ts only (PRAUTH_TEST_MONGODB_URI): every other test
+# keeps the embedded store. Set PRAUTH_TEST_MONGODB_URI yourself to use another server.
+if [ -z "${PRAUTH_TEST_MONGODB_URI:-}" ]; then
+  uri_line=$(FERRETDB_BACKEND=sqlite scripts/ci/ferretdb.sh start)
+  trap 'scripts/ci/ferretdb.sh stop >/dev/null 2>&1' EXIT
+  PRAUTH_TEST_MONGODB_URI=$(printf '%s\n' "$uri_line" | sed -n 's/^export MONGODB_URI=//p')
+  export PRAUTH_TEST_MONGODB_URI
+fi
+unset MONGODB_URI
+
 # The runner's names for mocha 12's CLI helpers (scripts/stryker-mocha12.cjs).
 export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require $ROOT/scripts/stryker-mocha12.cjs"
 echo "node $(node --version) for StrykerJS"
-exec node node_modules/@stryker-mutator/core/bin/stryker.js run "$@"
+node node_modules/@stryker-mutator/core/bin/stryker.js run "$@"
