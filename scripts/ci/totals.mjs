@@ -1,9 +1,11 @@
-// Adds up the closing counts of the CI logs: mocha's "N passing / N pending / N failing" and schemathesis's
-// "N generated, N passed, N failed, N skipped", and prints one plain line "N passed, N failed, N skipped".
+// Adds up the closing counts of the CI logs: mocha's "N passing / N pending / N failing", schemathesis's
+// "N generated, N passed, N failed, N skipped" and StrykerJS's final mutation score (one check: passed when the score
+// reaches the break threshold), and prints one plain line "N passed, N failed, N skipped".
 // Exits non-zero when a log has no count at all (a runner that ran nothing must not look green).
 //   node scripts/ci/totals.mjs LOG...            the closing line over every log
 //   node scripts/ci/totals.mjs --stage LOG       a one-line summary of one log, worded so no runner reader takes it
-//                                                for a closing line ("mocha: 639 passing, 0 failing, 7 pending")
+//                                                for a closing line ("mocha: 639 passing, 0 failing, 7 pending",
+//                                                "stryker: mutation score 85.31% (break 80), 1341 mutants detected, 231 undetected")
 import { readFileSync } from 'node:fs';
 
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -22,6 +24,14 @@ export function countsOf(text) {
     const sum = (word) => runs.reduce((n, st) => n + part(st, word), 0);
     return { runner: 'schemathesis', passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') };
   }
+  // StrykerJS (npm run mutate): the clear-text table's "All files" row and the final score against the threshold.
+  const all = /^All files\s*\|\s*([\d.]+)\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|/m.exec(text);
+  const verdict = /Final mutation score (?:of )?([\d.]+) (is greater than or equal to break threshold|under breaking threshold) (\d+)/.exec(text);
+  if (all && verdict) {
+    const ok = verdict[2].startsWith('is greater');
+    const [killed, timeout, survived, noCoverage] = all.slice(2, 6).map(Number);
+    return { runner: 'stryker', passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, score: Number(verdict[1]), threshold: Number(verdict[3]), detected: killed + timeout, undetected: survived + noCoverage };
+  }
   return null;
 }
 
@@ -29,6 +39,10 @@ const args = process.argv.slice(2);
 if (args[0] === '--stage') {
   const c = countsOf(readFileSync(args[1], 'utf8'));
   if (!c) { console.log('no count'); process.exit(1); }
+  if (c.runner === 'stryker') {
+    console.log(`stryker: mutation score ${c.score}% (break ${c.threshold}), ${c.detected} mutants detected, ${c.undetected} undetected`);
+    process.exit(0);
+  }
   const words = c.runner === 'mocha' ? ['passing', 'failing', 'pending'] : ['cases passed', 'cases failed', 'cases skipped'];
   console.log(`${c.runner}: ${c.passed} ${words[0]}, ${c.failed} ${words[1]}, ${c.skipped} ${words[2]}`);
   process.exit(0);
