@@ -1,4 +1,5 @@
 // One contract, every adapter: embedded (in memory and on disk) always, MongoDB when MONGODB_URI is set.
+import { COLLECTIONS } from '../../src/store/collections.js';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,6 +85,19 @@ describe('DocumentStore contract', () => {
         const xs = await col.find({ kind: 'x' }, { sort: { n: -1 } });
         expect(xs.map((d) => d.id)).to.deep.equal(['c', 'a']);
         expect(xs.every((d) => !('_id' in d))).to.equal(true);
+      });
+
+      it('when an opaque field holds whatever a client sent (nested arrays, prototype-named keys), then it is stored and read back whole by insert, upsert and update', async () => {
+        // OPAQUE_FIELDS: a PAS request Bundle is the client's JSON; FerretDB 1.x refuses nested arrays in documents.
+        const col = store.collection<{ id: string; owner: string; request: unknown }>(COLLECTIONS.pasSubmissions);
+        const odd = JSON.parse('{"resourceType":"Bundle","entry":[[null],[[1,[2]]]],"constructor":{"toString":false},"__proto__":{"valueOf":1},"a.b":{"$x":1}}') as unknown;
+        await col.insert({ id: 'opaque-1', owner: 'k', request: odd });
+        expect(await col.findOne({ id: 'opaque-1' })).to.deep.equal({ id: 'opaque-1', owner: 'k', request: odd });
+        await col.upsertMany([{ id: 'opaque-2', owner: 'k', request: odd }]);
+        expect((await col.find({ owner: 'k' }, { sort: { id: 1 } })).map((d) => d.request)).to.deep.equal([odd, odd]);
+        const changed = { resourceType: 'Bundle', entry: [[[]]] };
+        expect(await col.update({ id: 'opaque-1' }, { request: changed })).to.equal(1);
+        expect((await col.findOne({ id: 'opaque-1' }))!.request).to.deep.equal(changed);
       });
 
       it('when a duplicate id is inserted, then DuplicateKeyError', async () => {

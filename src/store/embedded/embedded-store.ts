@@ -13,7 +13,7 @@ const Nedb = createRequire(import.meta.url)('@seald-io/nedb') as NedbCtor;
 type Datastore<S extends Record<string, unknown>> = InstanceType<NedbCtor> & { __schema?: S };
 import type { Collection, DocumentStore, Filter, FindOptions, Keyed } from '../port.js';
 import { DuplicateKeyError } from '../port.js';
-import { OPAQUE_FIELDS } from '../collections.js';
+import { packerFor } from '../opaque.js';
 import { GroupSync } from './group-sync.js';
 import { loadDatastore } from './load-file.js';
 
@@ -21,25 +21,6 @@ type Stored<T> = T & { _id: string };
 
 type Doc = Record<string, unknown>;
 
-/**
- * Opaque fields (OPAQUE_FIELDS: a stored FHIR Bundle, a response view) are kept as JSON text, so nedb copies and
- * writes one string instead of walking, checking and copying every element; they are parsed back on read. A value
- * stored as an object by an earlier version is read as it is.
- */
-function packer(opaque: readonly string[]): { pack: (d: Doc) => Doc; unpack: (d: Doc) => Doc } {
-  if (!opaque.length) return { pack: (d) => d, unpack: (d) => d };
-  return {
-    pack(d) {
-      const out = { ...d };
-      for (const f of opaque) if (out[f] !== undefined && out[f] !== null) out[f] = JSON.stringify(out[f]);
-      return out;
-    },
-    unpack(d) {
-      for (const f of opaque) if (typeof d[f] === 'string') d[f] = JSON.parse(d[f] as string) as unknown;
-      return d;
-    },
-  };
-}
 
 class EmbeddedCollection<T extends Keyed> implements Collection<T> {
   // Serialises read-modify-write operations (increment) within this process.
@@ -55,7 +36,7 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
   ) {
     this.syncer = filename ? new GroupSync(filename) : undefined;
     db.on('compaction.done', () => this.syncer?.reopen());
-    ({ pack: this.pack, unpack: this.unpack } = packer(OPAQUE_FIELDS[name] ?? []));
+    ({ pack: this.pack, unpack: this.unpack } = packerFor(name));
   }
 
   private async durable(): Promise<void> {

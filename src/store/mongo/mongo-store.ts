@@ -4,14 +4,15 @@ import { MongoClient, MongoServerError, type Collection as MongoCollection, type
 import type { Collection, DocumentStore, Filter, FindOptions, Keyed } from '../port.js';
 import { DuplicateKeyError } from '../port.js';
 import { withLock, type LockDoc } from '../locks.js';
+import { packerFor, type Packer } from '../opaque.js';
 
 /** The collection of lease locks (see ../locks.ts). */
 export const LOCKS_COLLECTION = 'locks';
 
-function strip<T extends Keyed>(doc: Document | null): T | null {
+function strip<T extends Keyed>(doc: Document | null, packer: Packer): T | null {
   if (!doc) return null;
   const { _id: _ignored, ...rest } = doc;
-  return rest as T;
+  return packer.unpack(rest) as T;
 }
 
 function toFilter(filter: Filter): Document {
@@ -26,11 +27,15 @@ function toFilter(filter: Filter): Document {
 const docLock = (collection: string, id: string | number): string => `doc|${collection}|${String(id)}`;
 
 class MongoCollectionAdapter<T extends Keyed> implements Collection<T> {
+  private readonly packer: Packer;
+
   constructor(
     private readonly name: string,
     private readonly c: MongoCollection<Document>,
     private readonly locks?: () => Collection<LockDoc>,
-  ) {}
+  ) {
+    this.packer = packerFor(name);
+  }
 
   async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     let cursor = this.c.find(toFilter(filter));
@@ -38,16 +43,16 @@ class MongoCollectionAdapter<T extends Keyed> implements Collection<T> {
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     const docs = await cursor.toArray();
-    return docs.map((d) => strip<T>(d)!);
+    return docs.map((d) => strip<T>(d, this.packer)!);
   }
 
   async findOne(filter: Filter): Promise<T | null> {
-    return strip<T>(await this.c.findOne(toFilter(filter)));
+    return strip<T>(await this.c.findOne(toFilter(filter)), this.packer);
   }
 
   async insert(doc: T): Promise<void> {
     try {
-      await this.c.insertOne({ ...doc, _id: doc.id } as Document, { writeConcern: { w: 'majority', j: true } });
+      await this.c.insertOne({ ...this.packer.pack(doc as unknown as Record<string, unknown>), _id: doc.id } as Document, { writeConcern: { w: 'majority', j: true } });
     } catch (err) {
       if (err instanceof MongoServerError && err.code === 11000) throw new DuplicateKeyError(this.name, doc.id);
       throw err;
@@ -58,13 +63,14 @@ class MongoCollectionAdapter<T extends Keyed> implements Collection<T> {
     if (!docs.length) return;
     await this.c.bulkWrite(
       docs.map((d) => ({
-        replaceOne: { filter: { _id: d.id } as Document, replacement: { ...d, _id: d.id } as Document, upsert: true },
+        replaceOne: { filter: { _id: d.id } as Document, replacement: { ...this.packer.pack(d as unknown as Record<string, unknown>), _id: d.id } as Document, upsert: true },
       })),
       { ordered: false, writeConcern: { w: 'majority', j: true } },
     );
   }
 
-  async update(filter: Filter, set: Readonly<Partial<T>>): Promise<number> {
+  async update(filter: Filter, changes: Readonly<Partial<T>>): Promise<number> {
+    const set = this.packer.pack(changes as Record<string, unknown>);
     const wc = { writeConcern: { w: 'majority' as const, j: true } };
     if (!this.locks) return (await this.c.updateMany(toFilter(filter), { $set: set as Document }, wc)).matchedCount;
     // A compare-and-set per document (callers rely on the matched count: outbox claims, revocations), serialised
