@@ -2,9 +2,8 @@
 // The .ndjson files are build output, not committed: the generator is the source.
 // Deterministic: no clock, no randomness, no hashed variants (one requirement per program and subject), so every
 // run writes byte-identical files. Every record is checked with validateDocument before writing.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CoverageRuleDoc } from '../../src/domain/documents.js';
 import { PROGRAMS } from '../../src/domain/vocabulary.js';
 import { validateDocument } from '../../src/ingest/validate.js';
@@ -14,19 +13,10 @@ import { audit, type AuditLine } from './audit.js';
 import { buildRules } from './facts/build-rules.js';
 import { coverageMarkdown } from './facts/coverage.js';
 import { coverageOf } from '../../src/domain/coverage.js';
+import { projectRootOf } from '../../src/domain/project-root.js';
 
-// The project root: the nearest folder holding package.json (this file runs from scripts/ under tsx and from
-// dist/scripts/ after the build).
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above scripts/corpus');
-    dir = up;
-  }
-  return dir;
-}
-const root = projectRoot();
+// The project root (this file runs from scripts/ under tsx and from dist/scripts/ after the build).
+const root = projectRootOf(import.meta.url)!;
 const outDir = join(root, 'fixtures');
 
 export const LOAD_ORDER = [

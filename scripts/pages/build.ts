@@ -3,24 +3,13 @@
 // reference's initializer, swagger-ui-dist's bundle and stylesheet copied beside them, and the HTML and CSS as they
 // are. Everything is served from the service's own origin: no CDN at run time.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRootOf } from '../../src/domain/project-root.js';
 
-// The project root: the nearest folder holding package.json (this file runs from scripts/ under tsx and from
-// dist/scripts/ once compiled).
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above scripts/pages');
-    dir = up;
-  }
-  return dir;
-}
-
-const root = projectRoot();
+// The project root (this file runs from scripts/ under tsx and from dist/scripts/ once compiled).
+const root = projectRootOf(import.meta.url)!;
 const src = join(root, 'pages');
 const out = join(root, 'dist', 'pages');
 const assets = join(out, 'assets');

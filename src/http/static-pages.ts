@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, extname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join, relative, sep } from 'node:path';
 import { PAGE_SECURITY_HEADERS } from './pipeline.js';
+import { projectRootOf } from '../domain/project-root.js';
 
 export interface PageFile {
   body: Buffer;
@@ -27,12 +27,8 @@ const TYPES: Readonly<Record<string, string>> = {
 
 /** Where `npm run build` writes the pages: dist/pages under the project root (found from this module, in src/ or dist/src/). */
 export function pagesDir(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'pages');
-    dir = dirname(dir);
-  }
-  return undefined;
+  const root = projectRootOf(import.meta.url);
+  return root ? join(root, 'dist', 'pages') : undefined;
 }
 
 function read(path: string): PageFile {

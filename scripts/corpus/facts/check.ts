@@ -3,16 +3,14 @@
 // Prints every problem of the fact files (all of them: one broken file fails the build for everyone), then, per named
 // state (or every state with a fact file), how many program-level rules the facts make verified and how many use a
 // fact but are not verified yet (awaiting a second read, a submission route or a scope basis). Exit 1 on a problem.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { PROGRAMS } from '../../../src/domain/vocabulary.js';
+import { projectRootOf } from '../../../src/domain/project-root.js';
 import { payerLevelRules, programLevelRules } from '../rules.js';
 import { applyFacts } from './apply.js';
 import { loadFacts } from './load.js';
 
-let root = dirname(fileURLToPath(import.meta.url));
-while (!existsSync(join(root, 'package.json'))) root = dirname(root);
+const root = projectRootOf(import.meta.url)!;
 
 const loaded = loadFacts(join(root, 'corpus', 'facts'), root);
 const { rules, report } = applyFacts([...programLevelRules(), ...payerLevelRules()], loaded.facts);

@@ -2,8 +2,8 @@
 // precompiled ajv validator of the official R4 JSON schema. Loaded once, on first use (a few milliseconds).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { projectRootOf } from '../../domain/project-root.js';
 
 /** An element: its type codes, whether it is a list, and invariants on it the fast check leaves to the validator. */
 export type R4Element = [codes: string[], list: boolean, invariants?: string[]];
@@ -27,13 +27,9 @@ export type R4Validator = ((value: unknown) => boolean) & { errors?: SchemaError
 
 // src/fhir/shape under tsx, dist/src/fhir/shape once built: the generated files are under <project>/dist/generated.
 function generatedDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above src/fhir/shape');
-    dir = up;
-  }
-  const out = join(dir, 'dist', 'generated');
+  const root = projectRootOf(import.meta.url);
+  if (!root) throw new Error('package.json not found above src/fhir/shape');
+  const out = join(root, 'dist', 'generated');
   if (!existsSync(join(out, 'r4-validator.cjs'))) throw new Error(`${out}/r4-validator.cjs is missing: run npm run build`);
   return out;
 }
