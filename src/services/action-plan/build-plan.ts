@@ -31,7 +31,7 @@ import {
   type Grounding,
   type RankedActionWire,
 } from './plan-types.js';
-import { explain, plural, subjectWords, type WordsInput } from './explain.js';
+import { explain, plural, subjectWords, wordsOf } from './explain.js';
 import { rankActions, type MemberContext } from './rank-actions.js';
 
 function majority<T>(values: readonly T[]): T {
@@ -297,7 +297,7 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
     context: q.context,
     upcomingChange: changes.some((x) => x.days_until <= WAIT_HORIZON_DAYS),
   });
-  const words: WordsInput = { q, g, ladder, today, noticeDate, changes, jurisdiction };
+  const words = wordsOf({ q, g, ladder, today, noticeDate, changes, jurisdiction });
   const ranked: RankedActionWire[] = ranking.ranked.map((a) => {
     const e = explain(a, words);
     return {

@@ -40,7 +40,7 @@ export function subjectWords(q: ActionPlanQuery): string {
 }
 
 /** What every explanation reads: the request, its grounding and the dates derived once from them. */
-interface Words extends WordsInput {
+export interface Words extends WordsInput {
   c: ActionPlanQuery['context'];
   urgent: boolean;
   step1: AppealLadder['steps'][number];
@@ -55,7 +55,8 @@ interface Words extends WordsInput {
 
 type Explained = Omit<RankedActionWire, 'rank' | 'kind' | 'score' | 'signals'>;
 
-function wordsOf(w: WordsInput): Words {
+/** The dates and words every explanation of one plan shares, derived once per plan. */
+export function wordsOf(w: WordsInput): Words {
   const { q, g, ladder, today, noticeDate } = w;
   const c = q.context;
   const urgent = c.urgency === 'urgent';
@@ -271,6 +272,6 @@ const EXPLAIN: Readonly<Record<ActionKind, (a: ScoredAction, x: Words) => Explai
 };
 
 /** The title, dates, rationale and citations of one ranked action, in plain words. */
-export function explain(a: ScoredAction, w: WordsInput): Explained {
-  return EXPLAIN[a.kind](a, wordsOf(w));
+export function explain(a: ScoredAction, words: Words): Explained {
+  return EXPLAIN[a.kind](a, words);
 }
