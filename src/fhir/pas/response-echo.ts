@@ -7,6 +7,7 @@ import { PAS_EXT } from '../../../fhir-profiles/canonicals.js';
 import type { Bundle, BundleEntry, Claim, ClaimItem, Extension, Identifier, Reference, Resource } from '../r4.js';
 import { uuidFrom } from '../ids.js';
 import type { Lookup } from '../resolve/lookup.js';
+import { recordsOf } from '../../domain/json.js';
 
 /** Extensions PAS defines on the request item that the response item carries under the same url. */
 const ECHOED_ITEM_EXTENSIONS = [PAS_EXT.itemTraceNumber, PAS_EXT.authorizationNumber] as const;
@@ -15,16 +16,16 @@ const ECHOED_ITEM_EXTENSIONS = [PAS_EXT.itemTraceNumber, PAS_EXT.authorizationNu
 export const echoedIdentifiers = (claim: Claim): Identifier[] => (Array.isArray(claim.identifier) ? claim.identifier.filter((i) => i && typeof i.value === 'string' && typeof i.system === 'string') : []);
 
 /** The request item with this sequence. */
-export const requestItem = (claim: Claim, sequence: number): ClaimItem | undefined => (claim.item ?? []).find((i) => i.sequence === sequence);
+export const requestItem = (claim: Claim, sequence: number): ClaimItem | undefined => recordsOf<ClaimItem>(claim.item).find((i) => i.sequence === sequence);
 
 /** Item extensions echoed from the request: trace numbers, previous authorization number, requested service date, diagnoses. */
 export function echoedItemExtensions(claim: Claim, item: ClaimItem | undefined): Extension[] {
   if (!item) return [];
-  const out: Extension[] = (item.extension ?? []).filter((e) => (ECHOED_ITEM_EXTENSIONS as readonly string[]).includes(e.url)).map((e) => ({ ...e }));
+  const out: Extension[] = recordsOf<Extension>(item.extension).filter((e) => (ECHOED_ITEM_EXTENSIONS as readonly string[]).includes(e.url)).map((e) => ({ ...e }));
   if (item.servicedPeriod) out.push({ url: PAS_EXT.itemRequestedServiceDate, valuePeriod: item.servicedPeriod });
   else if (item.servicedDate) out.push({ url: PAS_EXT.itemRequestedServiceDate, valueDateTime: item.servicedDate });
   for (const seq of item.diagnosisSequence ?? []) {
-    const dx = (claim.diagnosis ?? []).find((d) => d.sequence === seq)?.diagnosisCodeableConcept;
+    const dx = recordsOf<NonNullable<Claim['diagnosis']>[number]>(claim.diagnosis).find((d) => d.sequence === seq)?.diagnosisCodeableConcept;
     if (dx) out.push({ url: PAS_EXT.communicatedDiagnosis, valueCodeableConcept: dx });
   }
   return out;
@@ -47,7 +48,7 @@ export function authorizedExtensions(claim: Claim, item: ClaimItem | undefined):
 
 /** itemAuthorizedProvider for each careTeam member the item names (provider, role, qualification), else the Claim's provider. */
 export function authorizedProviders(claim: Claim, item?: ClaimItem): Extension[] {
-  const team = (claim.careTeam ?? []).filter((c) => c.provider && (item?.careTeamSequence ?? []).includes(c.sequence));
+  const team = recordsOf<NonNullable<Claim['careTeam']>[number]>(claim.careTeam).filter((c) => c.provider && Array.isArray(item?.careTeamSequence) && item.careTeamSequence.includes(c.sequence));
   const members = team.length ? team : claim.provider ? [{ provider: claim.provider, role: undefined, qualification: undefined }] : [];
   return members.map((c) => ({
     url: PAS_EXT.itemAuthorizedProvider,
@@ -82,7 +83,7 @@ export function carriedEntries(request: Bundle, claim: Claim, lookup: Lookup): B
     carried.push({ fullUrl: original?.fullUrl ?? `urn:uuid:${uuidFrom(`${r.resourceType}/${r.id}`)}`, resource: r });
     return r;
   };
-  const refs: (Reference | undefined)[] = [claim.patient, claim.insurer, claim.provider, ...(claim.careTeam ?? []).map((c) => c.provider)];
+  const refs: (Reference | undefined)[] = [claim.patient, claim.insurer, claim.provider, ...recordsOf<NonNullable<Claim['careTeam']>[number]>(claim.careTeam).map((c) => c.provider)];
   for (const ref of refs) {
     const r = add(ref, claim);
     if (r?.resourceType === 'PractitionerRole') {

@@ -8,6 +8,7 @@ import { uuidFrom } from '../ids.js';
 import type { BundleEntry, Claim, Identifier, Reference, Resource } from '../r4.js';
 import type { Lookup } from '../resolve/lookup.js';
 import type { PasResponseView } from './views.js';
+import { recordsOf } from '../../domain/json.js';
 
 const temp = (code: string) => ({ coding: [{ system: PAS_TEMP_CODES, code }] });
 
@@ -15,7 +16,7 @@ const temp = (code: string) => ({ coding: [{ system: PAS_TEMP_CODES, code }] });
 function identifierOf(ref: Reference | undefined, claim: Claim, lookup: Lookup): Identifier | undefined {
   if (ref?.identifier?.system && ref.identifier.value) return ref.identifier;
   const r = lookup(ref, claim) as (Resource & { identifier?: Identifier[] }) | undefined;
-  return (r?.identifier ?? []).find((i) => i?.system && i.value);
+  return recordsOf<Identifier>(r?.identifier).find((i) => i.system && i.value);
 }
 
 /** One Task per pended item that has a rule Questionnaire to answer; none when the request does not identify the insurer and provider. */
