@@ -1,8 +1,9 @@
 // A curator's check of the fact files (corpus/facts/FORMAT.md), without writing anything:
-//   npx tsx scripts/corpus/facts/check.ts [XX ...]
+//   npx tsx scripts/corpus/facts/check.ts [--why] [XX ...]
 // Prints every problem of the fact files (all of them: one broken file fails the build for everyone), then, per named
 // state (or every state with a fact file), how many program-level rules the facts make verified and how many use a
-// fact but are not verified yet (awaiting a second read, a submission route or a scope basis). Exit 1 on a problem.
+// fact but are not verified yet (awaiting a second read, a submission route or a scope basis). --why also lists, per
+// state, what keeps those rules from being verified (the rule's caveat, counted by program). Exit 1 on a problem.
 import { join } from 'node:path';
 import { PROGRAMS } from '../../../src/domain/vocabulary.js';
 import { projectRootOf } from '../../../src/domain/project-root.js';
@@ -17,7 +18,8 @@ const { rules, report } = applyFacts([...programLevelRules(), ...payerLevelRules
 const problems = [...loaded.errors, ...report.errors];
 for (const p of problems) console.log(`problem: ${p}`);
 
-const wanted = process.argv.slice(2).map((s) => s.toUpperCase());
+const why = process.argv.includes('--why');
+const wanted = process.argv.slice(2).filter((a) => a !== '--why').map((s) => s.toUpperCase());
 const states = wanted.length ? wanted : [...new Set(loaded.facts.map((f) => f.file))].filter((s) => s !== 'national').sort();
 for (const st of states) {
   const mine = rules.filter((r) => !r.payer && r.jurisdiction === st);
@@ -28,6 +30,15 @@ for (const st of states) {
     return `${p} ${verified}${partial ? ` (+${partial} not yet)` : ''}`;
   });
   console.log(`${st}: ${cells.join(', ')}`);
+  if (!why) continue;
+  const reasons = new Map<string, number>();
+  for (const r of mine) {
+    if (r.verification.status === 'verified' || !(r.evidence?.length)) continue;
+    const missing = /Partly verified: (.*?)(?: A source document|$)/.exec(r.verification.caveat ?? '')?.[1] ?? r.verification.caveat ?? '';
+    const key = `${r.program}: ${missing}`;
+    reasons.set(key, (reasons.get(key) ?? 0) + 1);
+  }
+  for (const [k, n] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${n} x ${k}`);
 }
 const disputed = report.disputed.filter((d) => !wanted.length || wanted.some((s) => d.includes(`/${s}.yaml`)));
 if (disputed.length) console.log(`disputed (not applied): ${disputed.join(', ')}`);
