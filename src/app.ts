@@ -43,9 +43,25 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     if (r.method === 'GET') m.add('HEAD');
     methodsByPath.set(r.path, m);
   }
-  // What the router does not match: an unknown path, rendered for the surface the path belongs to.
+  // What the router does not match: a path some route's template matches under another method is a 405 naming the
+  // methods it has (RFC 9110 15.5.6), as for the fixed paths below; any other path a 404, rendered for its surface.
+  const templated = routes
+    .filter((r) => r.path.includes(':'))
+    .map((r) => ({ route: r, pattern: new RegExp(`^${r.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]+)/g, '(?<$1>[^/]+)')}$`) }));
   app.use((req: Request, res: Response) => {
     const at = (req as WithAt).at!;
+    const allowed = new Set<string>();
+    for (const { route, pattern } of templated) {
+      const m = pattern.exec(at.path);
+      // A route that refuses these parameters under its own method (POST /Claim/{id} without a $) does not count.
+      if (!m || (route.methodAllowed && !route.methodAllowed({ ...m.groups }))) continue;
+      allowed.add(route.method);
+      if (route.method === 'GET') allowed.add('HEAD');
+    }
+    if (allowed.size && !allowed.has(at.method)) {
+      const err = new ApiError(405, 'method_not_allowed', `${at.method} is not allowed on ${at.path.slice(0, 120)}; use ${[...allowed].join(', ')}`);
+      return fail(err, req, res, at, { Allow: [...allowed, 'OPTIONS'].join(', ') });
+    }
     fail(new ApiError(404, 'not_found', `No such endpoint: ${at.method} ${at.path}`), req, res, at);
   });
 

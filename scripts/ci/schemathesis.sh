@@ -24,12 +24,16 @@ fi
 cd "$ROOT"
 DATA=$(mktemp -d)
 LOG="$CACHE/schemathesis-server.log"
+REPORTS="$CACHE/schemathesis-report"
+rm -rf "$REPORTS"
 # The sample corpus is served (SERVE_SAMPLE_RULES=true) so keyed lookups reach 2xx answers with realistic values.
 export SERVE_SAMPLE_RULES=true PRAUTH_DATA_DIR="$DATA" PORT=0 HOST=127.0.0.1 LOG_LEVEL=warn RATE_LIMITS="lookup=1000000,compare=1000000,compare_payers=1000000,action_plan=1000000,fhir=1000000,cds=1000000,demo_issue=1000000,demo_session=1000000,auth_failure=1000000,notify_address=1000000,notify_contact=1000000"
 unset MONGODB_URI
-newkey() { node bin/prauth.mjs keys create "$@" --json | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).key))"; }
-KEY=$(newkey --name schemathesis --compare)
-ADMIN_KEY=$(newkey --name schemathesis-admin --admin)
+# newkey ARGS...: prints "<key> <record id>"
+newkey() { node bin/prauth.mjs keys create "$@" --json | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);console.log(j.key+' '+j.record.id)})"; }
+read -r KEY ST_KEY_ID < <(newkey --name schemathesis --compare)
+read -r ADMIN_KEY _ < <(newkey --name schemathesis-admin --admin)
+export ST_KEY_ID
 node dist/src/main.js >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$DATA"' EXIT
@@ -41,6 +45,12 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 [ -n "$URL" ] || { echo "server did not start"; cat "$LOG"; exit 1; }
+mkdir -p "$REPORTS"
+node -e "fetch(process.argv[1]).then((r) => r.text()).then((t) => require('node:fs').writeFileSync(process.argv[2], t))" "$URL/openapi.json" "$REPORTS/openapi.json"
+# The resources the keyed reads need (ids exported for schemathesis.toml's per-operation parameters).
+SEEDS=$(node "$ROOT/scripts/ci/schemathesis-seed.mjs" "$URL" "$KEY" "$ADMIN_KEY")
+echo "seeded: $SEEDS"
+for kv in $SEEDS; do export "${kv?}"; done
 echo "fuzzing $URL/openapi.json with at most $MAX_EXAMPLES examples per operation"
 set +e
 # Run 1: every operation with an ordinary key (compare add-on). Run 2: the operator endpoints with an admin key, so
@@ -51,6 +61,7 @@ set +e
   --max-examples "$MAX_EXAMPLES" \
   --header "x-api-key: $KEY" \
   --seed 13 \
+  --report json,har --report-dir "$REPORTS/keyed" \
   --no-color
 rc1=$?
 echo "== admin run: /v1/admin operations with an admin key"
@@ -61,9 +72,12 @@ echo "== admin run: /v1/admin operations with an admin key"
   --max-examples "$MAX_EXAMPLES" \
   --header "x-api-key: $ADMIN_KEY" \
   --seed 13 \
+  --report json,har --report-dir "$REPORTS/admin" \
   --no-color
 rc2=$?
 rc=$(( rc1 != 0 ? rc1 : rc2 ))
+echo "== per-operation report (both runs)"
+node "$ROOT/scripts/ci/schemathesis-coverage.mjs" "$REPORTS/openapi.json" "$REPORTS"/keyed/har-*.json "$REPORTS"/admin/har-*.json || rc=1
 set -e
 if grep -q '"level":50' "$LOG"; then
   echo "the server logged errors while fuzzed:"; grep '"level":50' "$LOG" | head -20

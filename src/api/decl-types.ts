@@ -47,8 +47,25 @@ export type OpResult<B = Resource> = { body: B; scope?: Scope; status?: 200 | 20
  */
 export type PublicSwitch = 'formularyPublic';
 
+/**
+ * A request that works against the bundled sample corpus: the OpenAPI document shows it (parameter and body
+ * examples), so a reader can try it as it stands, and the API fuzzer (schemathesis) sends it first.
+ */
+export interface DeclExample {
+  /** Path and query parameter values by name. */
+  params?: Readonly<Record<string, string>>;
+  body?: unknown;
+}
+/**
+ * OpenAPI Link objects from this interaction's success answer: what a client (or a stateful fuzzer) can call next
+ * with values taken from the answer, e.g. `$response.body#/entry/0/resource/id` -> a read's `id`.
+ */
+export type DeclLinks = Readonly<Record<string, { operationId: string; parameters: Readonly<Record<string, string>>; description?: string }>>;
+
 interface FhirDeclBase {
   id: string;
+  example?: DeclExample;
+  links?: DeclLinks;
   summary: string;
   description: string;
   auth: 'none' | 'key';
@@ -119,6 +136,8 @@ export interface FhirResourceDecl extends FhirDeclBase {
   searchParams: readonly SearchParamDecl[];
   searchInclude?: readonly string[];
   searchRevInclude?: readonly string[];
+  /** An id the read answers from the bundled sample corpus (the OpenAPI example). */
+  readExample?: string;
   /** Read by id; a 404 Failure when there is no such resource. Omit when read is not served. */
   read?(id: string, env: OpEnv): OpResult | Promise<OpResult>;
   /** A searchset Bundle. Omit when search is not served. */
@@ -130,6 +149,8 @@ export interface CdsServiceDecl {
   id: string;
   hook: CrdHook;
   prefetch: Record<string, string>;
+  /** A hook request a standard client sends (the OpenAPI example; ./examples/README.md). */
+  example?: unknown;
   /** What the service reads of the request's resources (acceptance policy, ./shape/reads.ts). */
   reads: ReadSet;
   run(req: CdsHookRequest, hints: ExplicitHints, env: OpEnv): { body: CdsResponse; scope: Scope } | Promise<{ body: CdsResponse; scope: Scope }>;

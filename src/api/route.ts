@@ -53,8 +53,9 @@ export interface OpenApiOperation {
   tags: string[];
   parameters?: Record<string, unknown>[];
   requestBody?: Record<string, unknown>;
-  /** status -> { description, schema?, contentType? } */
-  responses: Record<string, { description: string; schema?: Record<string, unknown>; contentType?: string; headers?: Record<string, unknown> }>;
+  /** status -> { description, schema?, contentType?, headers?, links? (OpenAPI Link objects: what a client, or a
+   *  stateful fuzzer, can call next with values from this answer) } */
+  responses: Record<string, { description: string; schema?: Record<string, unknown>; contentType?: string; headers?: Record<string, unknown>; links?: Record<string, unknown> }>;
 }
 
 export interface RouteDef {

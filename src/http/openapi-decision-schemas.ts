@@ -302,12 +302,10 @@ export const ActionPlanResponse = {
 const q = (name: string, description: string, schema: Record<string, unknown>, required = false) => ({ name, in: 'query', required, description, schema });
 const bool = { type: 'string', enum: ['true', 'false'] };
 
-export const statesParam = q(
-  'states',
-  '2 to 10 comma-separated USPS codes, no duplicates; lower case is upper-cased before the pattern is checked',
-  { type: 'string', pattern: '^[A-Z]{2}(,[A-Z]{2}){1,9}$' },
-  true,
-);
+export const statesParam = {
+  ...q('states', '2 to 10 comma-separated USPS codes, no duplicates; lower case is upper-cased before the pattern is checked', { type: 'string', pattern: '^[A-Z]{2}(,[A-Z]{2}){1,9}$' }, true),
+  example: 'TX,OK',
+};
 export const codeParam = q(
   'code',
   'A CPT or HCPCS code (e.g. 70553, E0601, 0042T), resolved to a service category through the state PA code list, then national ranges, then the built-in range table',

@@ -7,6 +7,7 @@ export const stateParam = (required = true) => ({
   required,
   description: 'USPS code of a state or DC, in upper case (lower case is a 400)',
   schema: { type: 'string', pattern: '^[A-Z]{2}$' },
+  example: 'TX',
 });
 export const programParam = {
   name: 'program',
@@ -14,6 +15,7 @@ export const programParam = {
   required: true,
   description: 'Program. Aliases accepted on input: ma, dual, medicare, partd, mco, ffs.',
   schema: { type: 'string', enum: [...PROGRAMS] },
+  example: 'medicaid_mco',
 };
 export const drugParam = {
   name: 'drug',
@@ -21,6 +23,7 @@ export const drugParam = {
   required: false,
   description: 'Drug class code; exactly one of drug or service. Alias: drug_class.',
   schema: { type: 'string', enum: [...DRUG_CLASSES] },
+  example: 'hepatitis_c',
 };
 export const serviceParam = {
   name: 'service',
@@ -29,5 +32,7 @@ export const serviceParam = {
   description: 'Service category; exactly one of drug or service. Aliases: category, service_category.',
   schema: { type: 'string', enum: [...SERVICE_CATEGORIES] },
 };
-export const drugClassAlias = { ...drugParam, name: 'drug_class', description: 'Alias of drug.' };
+// The aliases show no example: an example request names the subject once.
+const { example: _drugExample, ...drugNoExample } = drugParam;
+export const drugClassAlias = { ...drugNoExample, name: 'drug_class', description: 'Alias of drug.' };
 export const categoryAlias = { ...serviceParam, name: 'category', description: 'Alias of service.' };

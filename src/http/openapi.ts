@@ -33,6 +33,7 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
         description: resp.description,
         ...(resp.headers ? { headers: resp.headers } : {}),
         ...(resp.schema ? { content: { [ct]: { schema: resp.schema } } } : {}),
+        ...(resp.links ? { links: resp.links } : {}),
       };
     }
     // Any credentialed route can answer 429 once the caller's address has failed authentication too often.

@@ -71,6 +71,27 @@ describe('dispatch: one way through for every route', () => {
       expect(param.body.resourceType).to.equal('OperationOutcome');
       expect(JSON.stringify(param.body)).to.contain('malformed_json');
     });
+    it('when a parameterised address is asked with a method its routes do not serve, then 405 with Allow in its surface; an address no template takes stays 404', async () => {
+      const key = await t.key({ name: 'm' });
+      const trace = await request(t.app.handler).trace('/v1/ClaimResponse/PA-0000000000').set('x-api-key', key);
+      expect(trace.status).to.equal(405);
+      expect(trace.headers.allow).to.equal('GET, HEAD, OPTIONS');
+      expect(trace.body.resourceType).to.equal('OperationOutcome');
+      const put = await request(t.app.handler).put('/v1/admin/pas/PA-0000000000/decide').set('x-api-key', key).send({});
+      expect(put.status).to.equal(405);
+      expect(put.headers.allow).to.equal('POST, OPTIONS');
+      expect(put.body.code).to.equal('method_not_allowed');
+      const getOp = await request(t.app.handler).get('/v1/Claim/$submit').set('x-api-key', key);
+      expect(getOp.status).to.equal(405);
+      expect(getOp.headers.allow).to.equal('POST, OPTIONS');
+      // POST /Claim/{id} without a $ is refused by that route itself (405, Allow: GET): GET there is no route at all.
+      const getId = await request(t.app.handler).get('/v1/Claim/unknown').set('x-api-key', key);
+      expect(getId.status).to.equal(404);
+      expect(getId.body.resourceType).to.equal('OperationOutcome');
+      const deeper = await request(t.app.handler).delete('/v1/ClaimResponse/PA-1/extra/segments').set('x-api-key', key);
+      expect(deeper.status).to.equal(404);
+    });
+
     it('when a body of another type goes to either, then 415 naming the type to send', async () => {
       const key = await t.key({ name: 'e' });
       const exact = await request(t.app.handler).post('/v1/ask').set('x-api-key', key).set('content-type', 'text/plain').send('hello');

@@ -1,5 +1,6 @@
 // Da Vinci DTR 2.0.1 declarations: $questionnaire-package, $next-question (adaptive forms), and reads of the
 // Questionnaires, Libraries and ValueSets the packages carry.
+import e0424PackageRequest from '../examples/dtr-kit-payer-server-e0424-questionnaire-package-request.json' with { type: 'json' };
 import { isDrugClass, isServiceCategory } from '../../domain/vocabulary.js';
 import { DTR_OPERATION, DTR_PROFILE } from '../../../fhir-profiles/canonicals.js';
 import { parseStateProgram, queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type FhirResourceDecl } from '../decl-types.js';
@@ -53,6 +54,7 @@ const questionnaireRead: FhirResourceDecl = {
   id: 'fhir-questionnaire',
   resourceType: 'Questionnaire',
   auth: 'key',
+  readExample: 'pa-tx-medicaid-mco-durable-medical-equipment',
   summary: 'Read a DTR Questionnaire',
   description:
     'DTR 2.0.1 Questionnaires by id: pa-{state}-{program}-{code} is the static form (dtr-std-questionnaire, CQL pre-population), adaptive-{state}-{program}-{code} the adaptive form (dtr-questionnaire-adapt) of a rule whose documentation branches. Packages: POST /Questionnaire/$questionnaire-package.',
@@ -71,6 +73,7 @@ const libraryRead: FhirResourceDecl = {
   id: 'fhir-library',
   resourceType: 'Library',
   auth: 'key',
+  readExample: 'DTRCommon',
   summary: 'Read a CQL Library',
   description: 'The CQL libraries the DTR questionnaires use (DTRCommon, DTRDevice, DTRDrug, DTRService, FHIRHelpers), each with its CQL text and the ELM JSON the CQL reference translator produced.',
   supportedProfile: [],
@@ -86,6 +89,7 @@ const valueSetRead: FhirResourceDecl = {
   id: 'fhir-valueset',
   resourceType: 'ValueSet',
   auth: 'key',
+  readExample: 'dtr-dme-category',
   summary: 'Read an answer ValueSet',
   description: 'The answer value sets the DTR questionnaires bind coded items to, expanded.',
   supportedProfile: [],
@@ -104,6 +108,8 @@ const questionnairePackageOp: FhirOperationDecl = {
   definition: DTR_OPERATION.questionnairePackage,
   auth: 'key',
   reads: DTR_PACKAGE_READS,
+  // The DTR kit's home-oxygen request (E0424; its Coverage names no state or program, so the hints say them).
+  example: { params: { state: 'TX', program: 'medicaid_mco', id: 'pa-tx-medicaid-mco-durable-medical-equipment' }, body: e0424PackageRequest },
   queryParams: [
     { name: 'state', description: 'Optional: the member state when the Coverage does not tell' },
     { name: 'program', description: 'Optional: the program when the Coverage does not tell' },

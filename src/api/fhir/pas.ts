@@ -1,5 +1,7 @@
 // Da Vinci PAS 2.2.1 declarations: Claim/$submit and $inquire over the stored PAS workflow, ClaimResponse read
 // (the id-only notification focus), and Subscriptions for pended results (R4 Subscriptions Backport).
+import approvalSubmit from '../examples/pas-kit-approval-submit.json' with { type: 'json' };
+import pasSubscription from '../examples/pas-kit-subscription.json' with { type: 'json' };
 import { PAS_OPERATION, PAS_PROFILE, PAS_SUBSCRIPTION_TOPIC, SUBSCRIPTION_TOPIC_CANONICAL_EXT } from '../../../fhir-profiles/canonicals.js';
 import { queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl } from '../decl-types.js';
 import { isFailure } from '../../fhir/outcome.js';
@@ -17,6 +19,16 @@ const claimSubmit: FhirOperationDecl = {
   name: 'submit',
   definition: PAS_OPERATION.submit,
   auth: 'key',
+  example: { body: approvalSubmit },
+  // The response Bundle's first entry is the ClaimResponse (id = preAuthRef, meta.versionId its version).
+  links: {
+    claimResponse: { operationId: 'fhir-claimresponse-read', parameters: { id: '$response.body#/entry/0/resource/id' }, description: 'Read the ClaimResponse of this request' },
+    claimResponseVersion: {
+      operationId: 'fhir-claimresponse-vread',
+      parameters: { id: '$response.body#/entry/0/resource/id', vid: '$response.body#/entry/0/resource/meta/versionId' },
+      description: 'Read this version of the ClaimResponse',
+    },
+  },
   reads: PAS_READS,
   queryParams: hintParams,
   summary: 'PAS (2.2.1) Claim/$submit',
@@ -89,6 +101,11 @@ const subscriptionCreate: FhirPathDecl = {
   reads: SUBSCRIPTION_READS,
   path: '/v1/Subscription',
   pathParams: [],
+  example: { body: pasSubscription },
+  links: {
+    read: { operationId: 'fhir-subscription-read', parameters: { id: '$response.body#/id' }, description: 'Read the Subscription created' },
+    status: { operationId: 'fhir-subscription-status', parameters: { id: '$response.body#/id' }, description: 'Its $status' },
+  },
   auth: 'key',
   summary: 'Create a PAS Subscription (R4 Subscriptions Backport, rest-hook)',
   description:

@@ -92,8 +92,17 @@ export const adminRoutes: RouteDef[] = [
     openapi: {
       summary: 'Issue an API key (shown once)',
       tags: ['admin'],
-      requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { '201': { description: 'The new key and its record' }, ...adminResponses },
+      requestBody: { content: { 'application/json': { schema: { type: 'object' }, example: { name: 'Example EHR integration', states: ['TX', 'OK'], programs: ['medicaid_mco'] } } } },
+      responses: {
+        '201': {
+          description: 'The new key and its record',
+          links: {
+            usage: { operationId: 'admin-key-usage', parameters: { id: '$response.body#/record/id' } },
+            revoke: { operationId: 'admin-keys-revoke', parameters: { id: '$response.body#/record/id' } },
+          },
+        },
+        ...adminResponses,
+      },
     },
   },
   {

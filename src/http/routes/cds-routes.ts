@@ -109,7 +109,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
         { name: 'state', in: 'query', required: false, description: 'Optional member state', schema: { type: 'string' } },
         { name: 'program', in: 'query', required: false, description: 'Optional program', schema: { type: 'string' } },
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['hook', 'hookInstance', 'context'] } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['hook', 'hookInstance', 'context'] }, ...(s.example !== undefined ? { example: s.example } : {}) } } },
       responses: {
         '200': { description: 'Cards and system actions', schema: CdsResponseSchema },
         '400': { description: 'Not a request for this hook, or invalid state/program', schema: ErrorBody },

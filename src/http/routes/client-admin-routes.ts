@@ -49,6 +49,15 @@ const responses = {
   '403': { description: 'Not an admin key', schema: ErrorBody },
 };
 
+/** A backend service registered with its public key by value (an example key pair's public half, P-384). */
+const CLIENT_EXAMPLE = {
+  kind: 'backend',
+  name: 'Example PAS harness',
+  jwks: { keys: [{ kty: 'EC', crv: 'P-384', x: 'ibd76Rqtn9AootH2InQu7R_AJ9V441ej_KEpDz6pK3JfVMJGNU5sSgEENnhotnUa', y: 'E65KE3xNDi3st_pX-zL4_IIuLpCm5bvila356dWfgKA_TIVesa4OFrysuCCHBK_v', kid: 'example-backend-es384', use: 'sig', alg: 'ES384' }] },
+  states: ['TX'],
+  programs: ['medicaid_mco'],
+};
+
 export const clientAdminRoutes: RouteDef[] = [
   {
     id: 'admin-clients-create',
@@ -68,9 +77,16 @@ export const clientAdminRoutes: RouteDef[] = [
       description:
         'Body: {kind: "backend"|"cds-ehr", jwks_url | jwks, issuer (cds-ehr), name, states, programs, groups, compare, admin}. A backend client signs its token requests with iss = sub = client_id; a cds-ehr client signs CDS Hooks calls with iss = issuer. The JWKS URL must be https (http on a loopback host only); a JWKS given by value must hold public keys only.',
       tags: ['admin'],
-      requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['kind'] } } } },
+      requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['kind'] }, example: CLIENT_EXAMPLE } } },
       responses: {
-        '201': { description: 'The client_id and the record', schema: { type: 'object', required: ['client_id', 'client'], properties: { client_id: { type: 'string' }, client: ClientRecordSchema } } },
+        '201': {
+          description: 'The client_id and the record',
+          schema: { type: 'object', required: ['client_id', 'client'], properties: { client_id: { type: 'string' }, client: ClientRecordSchema } },
+          links: {
+            usage: { operationId: 'admin-client-usage', parameters: { id: '$response.body#/client_id' } },
+            revoke: { operationId: 'admin-clients-revoke', parameters: { id: '$response.body#/client_id' } },
+          },
+        },
         '400': { description: 'Invalid registration (every problem listed)', schema: ErrorBody },
         ...responses,
       },

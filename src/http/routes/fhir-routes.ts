@@ -13,6 +13,7 @@ import { publicBaseOf } from '../base-url.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
 import type { AppDeps } from '../../api/app-deps.js';
 import type { HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
+import { bodyOf, linksOf, withExample } from '../openapi-examples.js';
 
 const resourceSchema = (resourceType: string) => ({
   type: 'object',
@@ -131,10 +132,10 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
       summary: d.summary,
       description: d.description,
       tags: ['fhir'],
-      parameters: d.pathParams.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
-      ...(method === 'POST' ? { requestBody: { required: true, content: { 'application/fhir+json': { schema: { type: 'object', required: ['resourceType'] } } } } } : {}),
+      parameters: d.pathParams.map((p) => withExample({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } }, d.example)),
+      ...(method === 'POST' ? { requestBody: bodyOf('application/fhir+json', { type: 'object', required: ['resourceType'] }, d.example) } : {}),
       responses: {
-        [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!) },
+        [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!), ...(d.links ? { links: linksOf(d.links) } : {}) },
         ...errorResponses(d, auth),
         ...(method === 'POST' ? { '415': { description: 'Body is not application/fhir+json', schema: OperationOutcomeSchema } } : {}),
       },
@@ -175,8 +176,10 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
       ...RESULT_PARAMS.filter((p) => p.name !== '_include' || d.searchInclude?.length).map((p) => ({ ...p, in: 'query', required: false, schema: { type: 'string' } })),
       { name: 'Prefer', in: 'header', required: false, description: '`handling=strict`: an unknown or unsupported parameter is a 400 instead of being ignored', schema: { type: 'string' } },
     ];
+    // Read-after-search: the first match's id, read by the read route (when this type serves one).
+    const readLink = d.read ? linksOf({ read: { operationId: `${d.id}-read`, parameters: { id: '$response.body#/entry/0/resource/id' }, description: `Read the first ${d.resourceType} found` } }) : undefined;
     const responses = {
-      '200': { description: `searchset Bundle of ${d.resourceType}`, schema: resourceSchema('Bundle') },
+      '200': { description: `searchset Bundle of ${d.resourceType}`, schema: resourceSchema('Bundle'), ...(readLink ? { links: readLink } : {}) },
       '400': oo('Invalid search parameter value, or an unknown parameter with Prefer: handling=strict'),
       ...keyed,
     };
@@ -224,7 +227,7 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
         summary: `Read ${d.resourceType}`,
         description: d.description,
         tags: ['fhir'],
-        parameters: [{ name: 'id', in: 'path', required: true, description: 'Logical id', schema: { type: 'string' } }],
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'Logical id', schema: { type: 'string' }, ...(d.readExample ? { example: d.readExample } : {}) }],
         responses: { '200': { description: `FHIR R4 ${d.resourceType}`, schema: resourceSchema(d.resourceType) }, '404': oo('No such resource'), ...keyed },
       },
     });
@@ -235,6 +238,9 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
 /** One route per resource type, POST /v1/{type}/{op}; `op` is one of the type's registered operations. */
 function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDef {
   const names = ops.map((o) => `$${o.name}`);
+  // The first operation that gives an example is the one the document shows (its name is the `op` example).
+  const shown = ops.find((o) => o.example);
+  const example = shown ? { ...shown.example, params: { op: `$${shown.name}`, ...shown.example!.params } } : undefined;
   return {
     id: `fhir-${resourceType.toLowerCase()}-operation`,
     method: 'POST',
@@ -264,12 +270,16 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
       description: ops.map((o) => `**$${o.name}** (${o.definition}): ${o.description}`).join('\n\n'),
       tags: ['fhir'],
       parameters: [
-        { name: 'op', in: 'path', required: true, description: 'The operation, with its leading dollar sign', schema: { type: 'string', enum: names } },
-        ...[...new Map(ops.flatMap((o) => o.queryParams).map((q) => [q.name, q])).values()].map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: { type: 'string' } })),
+        withExample({ name: 'op', in: 'path', required: true, description: 'The operation, with its leading dollar sign', schema: { type: 'string', enum: names } }, example),
+        ...[...new Map(ops.flatMap((o) => o.queryParams).map((q) => [q.name, q])).values()].map((q) => withExample({ name: q.name, in: 'query', required: false, description: q.description, schema: { type: 'string' } }, example)),
       ],
-      requestBody: { required: true, content: { 'application/fhir+json': { schema: { type: 'object', required: ['resourceType'] } } } },
+      requestBody: bodyOf('application/fhir+json', { type: 'object', required: ['resourceType'] }, example),
       responses: {
-        '200': { description: ops.map((o) => `$${o.name}: ${OK[o.id]}`).join('; '), schema: { type: 'object', required: ['resourceType'], properties: { resourceType: { enum: [...new Set(ops.map((o) => OK[o.id]))] } } } },
+        '200': {
+          description: ops.map((o) => `$${o.name}: ${OK[o.id]}`).join('; '),
+          schema: { type: 'object', required: ['resourceType'], properties: { resourceType: { enum: [...new Set(ops.map((o) => OK[o.id]))] } } },
+          ...(ops.some((o) => o.links) ? { links: linksOf(Object.assign({}, ...ops.map((o) => o.links ?? {}))) } : {}),
+        },
         ...errorResponses(ops[0]!),
         ...(ops.some((o) => o.id === 'fhir-questionnaire-package') ? { '404': { description: 'No questionnaire applies', schema: OperationOutcomeSchema } } : {}),
       },
@@ -288,7 +298,10 @@ function instanceOperationRoute(resourceType: string, ops: FhirOperationDecl[]):
       ...type.openapi,
       summary: `${type.openapi.summary} (instance level)`,
       description: `The same operations on one ${resourceType} (its id in the path).\n\n${type.openapi.description}`,
-      parameters: [{ name: 'id', in: 'path', required: true, description: `The ${resourceType} id`, schema: { type: 'string' } }, ...(type.openapi.parameters ?? [])],
+      parameters: [
+        withExample({ name: 'id', in: 'path', required: true, description: `The ${resourceType} id`, schema: { type: 'string' } }, ops.find((o) => o.example)?.example),
+        ...(type.openapi.parameters ?? []),
+      ],
     },
   };
 }

@@ -126,7 +126,18 @@ export const pasAdminRoutes: RouteDef[] = [
     openapi: {
       summary: 'PAS review queue: pended requests, earliest decision deadline first',
       tags: ['admin'],
-      responses: { '200': { description: 'Pended requests', schema: { type: 'object', required: ['queue'], properties: { queue: { type: 'array', items: QueueEntrySchema } } } }, ...adminErrors },
+      responses: {
+        '200': {
+          description: 'Pended requests',
+          schema: { type: 'object', required: ['queue'], properties: { queue: { type: 'array', items: QueueEntrySchema } } },
+          links: {
+            get: { operationId: 'admin-pas-get', parameters: { preAuthRef: '$response.body#/queue/0/preAuthRef' } },
+            decide: { operationId: 'admin-pas-decide', parameters: { preAuthRef: '$response.body#/queue/0/preAuthRef' } },
+            extend: { operationId: 'admin-pas-extend', parameters: { preAuthRef: '$response.body#/queue/0/preAuthRef' } },
+          },
+        },
+        ...adminErrors,
+      },
     },
   },
   {
@@ -171,7 +182,7 @@ export const pasAdminRoutes: RouteDef[] = [
       description: 'Body: {"decision": "approve"|"deny", "item"?: <sequence> (default: every pended item), "reason"?: <X12 886 review decision reason code, required to deny>, "note"?: <text>}. Approving a not-certified item records an approval after appeal.',
       tags: ['admin'],
       parameters: [refParam],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['decision'], properties: { decision: { enum: ['approve', 'deny'] }, item: { type: 'integer' }, reason: { type: 'string' }, note: { type: 'string' } } } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['decision'], properties: { decision: { enum: ['approve', 'deny'] }, item: { type: 'integer' }, reason: { type: 'string' }, note: { type: 'string' } } }, example: { decision: 'approve', note: 'Documentation reviewed' } } } },
       responses: {
         '200': { description: 'The request after the decision, with the new response Bundle', schema: SubmissionSummary },
         '400': { description: 'Invalid body', schema: ErrorBody },
@@ -204,7 +215,7 @@ export const pasAdminRoutes: RouteDef[] = [
       description: 'Body: {"days": 1-30, "reason": <why>}. Approvals after an extension are reported by the CMS-0057-F metrics.',
       tags: ['admin'],
       parameters: [refParam],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['days', 'reason'], properties: { days: { type: 'integer' }, reason: { type: 'string' } } } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['days', 'reason'], properties: { days: { type: 'integer' }, reason: { type: 'string' } } }, example: { days: 14, reason: 'Waiting for the clinical notes requested from the provider' } } } },
       responses: {
         '200': { description: 'The request after the extension', schema: SubmissionSummary },
         '400': { description: 'Invalid body', schema: ErrorBody },
@@ -229,7 +240,7 @@ export const pasAdminRoutes: RouteDef[] = [
     openapi: {
       summary: 'CMS-0057-F prior authorization metrics for a year, per program and plan',
       tags: ['admin'],
-      parameters: [{ name: 'year', in: 'query', required: false, description: 'Calendar year (default: the current year)', schema: { type: 'string', pattern: '^\\d{4}$' } }],
+      parameters: [{ name: 'year', in: 'query', required: false, description: 'Calendar year (default: the current year)', schema: { type: 'string', pattern: '^\\d{4}$' }, example: '2026' }],
       responses: { '200': { description: 'Metrics', schema: MetricsSchema }, '400': { description: 'Invalid year', schema: ErrorBody }, ...adminErrors },
     },
   },

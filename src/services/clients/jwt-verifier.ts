@@ -40,12 +40,14 @@ export interface JwtVerifier {
   purgeExpired(now: Date): Promise<unknown>;
 }
 
-/** A jose failure in words a client developer can act on (never the key or the token). */
+/**
+ * A jose failure in words a client developer can act on (never the key or the token). Several keys under one kid
+ * need no words of their own: jwtVerify tries each, so the JWT verifies or its signature fails.
+ */
 function describeJoseError(err: unknown, what: string): string {
   if (err instanceof joseErrors.JWTExpired) return `${what} has expired`;
   if (err instanceof joseErrors.JWTClaimValidationFailed) return `${what}: claim '${err.claim}' ${err.reason === 'check_failed' ? 'does not match' : err.reason === 'missing' ? 'is missing' : 'is invalid'}`;
   if (err instanceof joseErrors.JWKSNoMatchingKey) return `${what}: no key in the registered JWKS matches its kid and alg`;
-  if (err instanceof joseErrors.JWKSMultipleMatchingKeys) return `${what}: several keys match; set a distinct kid`;
   if (err instanceof joseErrors.JWSSignatureVerificationFailed) return `${what}: signature verification failed`;
   if (err instanceof joseErrors.JOSEAlgNotAllowed) return `${what}: alg not allowed (use RS384 or ES384)`;
   if (err instanceof joseErrors.JWKSTimeout || err instanceof joseErrors.JWKSInvalid) return `${what}: the registered JWKS could not be fetched or read`;
