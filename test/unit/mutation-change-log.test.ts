@@ -158,6 +158,21 @@ describe('the ingest journal: write-ahead, then applied, then deleted', () => {
     expect(await journal.count({})).to.equal(0);
   });
 
+  it('when versions 9 and 10 are both left (10 sorts before 9 as text), then 9 is replayed first and 10 has the last word', async () => {
+    const store = await openEmbeddedStore({});
+    const journal = store.collection<Keyed & Record<string, unknown>>(COLLECTIONS.ingestJournal);
+    const [a] = rules(1) as [CanonicalDoc];
+    await journal.upsertMany([
+      { id: '10-0', kind: 'part', version: 10, type: 'CoverageRule', docs: [{ ...a, title: 'version 10' }] },
+      { id: '10', kind: 'head', version: 10, at: AT, parts: 1 },
+      { id: '9-0', kind: 'part', version: 9, type: 'CoverageRule', docs: [{ ...a, title: 'version 9' }] },
+      { id: '9', kind: 'head', version: 9, at: AT, parts: 1 },
+    ]);
+    expect(await replayJournal(store)).to.deep.equal([9, 10]);
+    expect(await store.collection<Keyed & { title?: string }>(COLLECTIONS.rules).findOne({ id: a.id })).to.have.property('title', 'version 10');
+    expect(await store.collection<Keyed & { version: number }>(COLLECTIONS.meta).findOne({ id: 'corpus' })).to.have.property('version', 10);
+  });
+
   it('when a head lacks some of its parts, then replay refuses it, saying how many it has', async () => {
     const store = await openEmbeddedStore({});
     const journal = store.collection<Keyed & Record<string, unknown>>(COLLECTIONS.ingestJournal);

@@ -3,6 +3,7 @@
 // a plausible slip would change (an off-by-one window, a swapped policy name, a refused call billed, a limit that
 // falls back to the wrong default).
 import { expect } from 'chai';
+import type { MongoClient } from 'mongodb';
 import type { KeyPrincipal, ClientPrincipal, DemoPrincipal } from '../../src/domain/principal.js';
 import { ApiError } from '../../src/domain/api-error.js';
 import { createAccessGate, rateLimitHeaders, tooManyRequests } from '../../src/services/access-gate.js';
@@ -59,6 +60,14 @@ describe('rate limits: fixed clock-hour windows per subject and group', () => {
     expect((await rl.consume('k:b', 'lookup', AT)).allowed).to.equal(true);
     expect((await rl.consume('k:a', 'compare', AT)).allowed).to.equal(true);
     expect((await rl.consume('k:a', 'lookup', AT)).allowed).to.equal(false);
+  });
+
+  it('when the shared store cannot count at all (no insurance answered), then the call is allowed with the full limit and the error reported, never a 429', async () => {
+    const errors: unknown[] = [];
+    const down = { db: () => { throw new Error('store down'); } } as unknown as MongoClient;
+    const rl = createRateLimits({ limits: limitsWith({ lookup: 1 }), mongo: { client: down, dbName: 'x' }, onStoreError: (e) => errors.push(e) });
+    for (let i = 0; i < 3; i++) expect(await rl.consume('k:a', 'lookup', AT)).to.deep.equal({ allowed: true, limit: 1, remaining: 1, resetSeconds: 30 });
+    expect(errors.map(String)).to.deep.equal(['Error: store down', 'Error: store down', 'Error: store down']);
   });
 
   it('limitOf is the configured limit, 1000 for a group the configuration lacks', () => {
