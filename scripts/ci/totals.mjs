@@ -22,7 +22,9 @@ export function countsOf(text) {
   if (runs.length) {
     const part = (st, word) => Number((st[2].match(new RegExp(`(\\d+) ${word}`)) ?? [0, 0])[1]);
     const sum = (word) => runs.reduce((n, st) => n + part(st, word), 0);
-    return { runner: 'schemathesis', passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') };
+    // scripts/ci/schemathesis-coverage.mjs's summary: how many keyed operations reached a 2xx.
+    const keyed = /keyed: (\d+), (\d+) reached 2xx/.exec(text);
+    return { runner: 'schemathesis', passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped'), ...(keyed ? { keyed: Number(keyed[1]), keyed2xx: Number(keyed[2]) } : {}) };
   }
   // StrykerJS (npm run mutate): the clear-text table's "All files" row and the final score against the threshold.
   const all = /^All files\s*\|\s*([\d.]+)\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|/m.exec(text);
@@ -44,7 +46,8 @@ if (args[0] === '--stage') {
     process.exit(0);
   }
   const words = c.runner === 'mocha' ? ['passing', 'failing', 'pending'] : ['cases passed', 'cases failed', 'cases skipped'];
-  console.log(`${c.runner}: ${c.passed} ${words[0]}, ${c.failed} ${words[1]}, ${c.skipped} ${words[2]}`);
+  const keyed = c.keyed !== undefined ? `; ${c.keyed2xx} of ${c.keyed} keyed operations reached 2xx` : '';
+  console.log(`${c.runner}: ${c.passed} ${words[0]}, ${c.failed} ${words[1]}, ${c.skipped} ${words[2]}${keyed}`);
   process.exit(0);
 }
 let passed = 0, failed = 0, skipped = 0, missing = 0;
