@@ -339,7 +339,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
   return result;
 }
 
-const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string';
+const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && body !== null && (typeof (body as RawBody).raw === 'string' || Buffer.isBuffer((body as RawBody).raw));
 
 // Security and CORS headers as one flat list, written with a single writeHead (no per-header setHeader work).
 const STATIC_HEADERS: readonly string[] = [...SECURITY_HEADERS, ...CORS_HEADERS].flat();
@@ -349,7 +349,7 @@ export function writeResult(res: ServerResponse, method: string, result: HttpRes
   const noBody = result.status === 204 || result.status === 304;
   const payload = noBody ? '' : isRaw(result.body) ? result.body.raw : JSON.stringify(result.body);
   const headers: string[] = [...STATIC_HEADERS, 'X-Request-Id', requestId];
-  if (!noBody) headers.push('Content-Type', result.headers?.['Content-Type'] ?? CONTENT_TYPES[surface], 'Content-Length', String(Buffer.byteLength(payload)));
+  if (!noBody) headers.push('Content-Type', result.headers?.['Content-Type'] ?? CONTENT_TYPES[surface], 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
   if (result.headers) for (const k in result.headers) if (k !== 'Content-Type') headers.push(k, result.headers[k]!);
   res.writeHead(result.status, headers);
   res.end(method === 'HEAD' ? undefined : payload);

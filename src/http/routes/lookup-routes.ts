@@ -1,5 +1,5 @@
 // Endpoints 1 and 2: single-state lookup and its deprecated alias.
-import { completeLookupBody, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import { lookupBodyBytes, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
 import { ApiError } from '../../domain/api-error.js';
 import { namedProgram, namedState } from '../../domain/named-scope.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
@@ -43,7 +43,7 @@ function lookup(ctx: RequestContext, deps: AppDeps): HttpResult {
   const q = parseLookupQuery(ctx);
   const out = lookupRule(deps.corpus.current, q);
   if (out.kind === 'scope_gap') throw scopeGap(q);
-  return { status: 200, body: { raw: completeLookupBody(out.prefix, ctx.now) } };
+  return { status: 200, body: { raw: lookupBodyBytes(out.prefixBytes, ctx.now) } };
 }
 
 const lookupOpenApi = (deprecated: boolean) => ({
