@@ -327,7 +327,9 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     }
     // The body's accepted problems travel to the operation as warnings (its OperationOutcome, where it has one).
     const handled: RequestContext = bodyWarnings.length ? { ...ctx, bodyWarnings } : ctx;
-    result = await route.handle(handled, deps);
+    // A handler that answers at once (a lookup) is not awaited: one promise and one turn fewer per request.
+    const answered = route.handle(handled, deps);
+    result = isPromise(answered) ? await answered : answered;
     const cache = result.status < 300 || result.status === 304 ? route.cache : 'no-store';
     result.headers = { ...(cache ? { 'Cache-Control': cache } : {}), ...extraHeaders, ...result.headers };
   } catch (err) {
@@ -338,6 +340,8 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
   if (route.headers) Object.assign(result.headers!, route.headers);
   return result;
 }
+
+const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as { then?: unknown } | null)?.then === 'function';
 
 const isRaw = (body: unknown): body is RawBody => typeof body === 'object' && body !== null && (typeof (body as RawBody).raw === 'string' || Buffer.isBuffer((body as RawBody).raw));
 
