@@ -36,9 +36,9 @@ export interface RequestContext {
   authorize(scope: ScopeRequest): void;
 }
 
-/** A body already serialised (precomputed bytes, e.g. a lookup's cached response). */
+/** A body already serialised (precomputed text or bytes, e.g. a lookup's cached response). */
 export interface RawBody {
-  raw: string;
+  raw: string | Buffer;
 }
 
 export interface HttpResult {

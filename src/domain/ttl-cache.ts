@@ -4,6 +4,8 @@
 export interface TtlCache<V> {
   /** The cached value, or `load()`'s (cached unless seconds is 0). */
   get(key: string, load: () => Promise<V>): Promise<V>;
+  /** The cached value while it is fresh, else undefined (nothing is loaded). */
+  peek(key: string): V | undefined;
   delete(key: string): void;
   clear(): void;
 }
@@ -22,6 +24,10 @@ export function createTtlCache<V>(options: { seconds: number; now: () => Date; m
         entries.set(key, { value, until: t + options.seconds * 1000 });
       }
       return value;
+    },
+    peek(key) {
+      const hit = entries.get(key);
+      return hit && hit.until > options.now().getTime() ? hit.value : undefined;
     },
     delete: (key) => void entries.delete(key),
     clear: () => entries.clear(),

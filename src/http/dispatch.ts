@@ -10,14 +10,13 @@ import { ApiError, badRequest } from '../domain/api-error.js';
 import type { AppDeps } from '../api/app-deps.js';
 import type { HttpResult, RouteDef, Surface } from '../api/route.js';
 import { renderError, requestIdOf, runRoute, writeResult } from './pipeline.js';
+import { jsonBodyReader, type BodyReader } from './json-body.js';
 
 const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** Inline ingest bodies (the CLI sends a file's records) have their own, larger limit. */
 const INGEST_PATH = '/v1/admin/ingest';
 
-type Next = (err?: unknown) => void;
-type BodyReader = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 /** A body of another type than the route reads is a 415; no body at all (curl -X POST) is left to the route. */
 function unsupportedBody(r: RouteDef, req: IncomingMessage): ApiError | undefined {
@@ -55,7 +54,7 @@ export interface RequestAt {
 export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Surface): Dispatcher {
   const limit = deps.config.bodyLimit;
   const readers: Record<'json' | 'ingest' | 'form', BodyReader> = {
-    json: express.json({ type: JSON_TYPES, limit, strict: true }) as unknown as BodyReader,
+    json: jsonBodyReader(limit, express.json({ type: JSON_TYPES, limit, strict: true }) as unknown as BodyReader),
     ingest: express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }) as unknown as BodyReader,
     form: express.text({ type: FORM_TYPE, limit }) as unknown as BodyReader,
   };

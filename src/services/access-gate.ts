@@ -33,10 +33,18 @@ export function tooManyRequests(policy: string, d: LimitDecision, what: string):
  */
 export interface AccessGate {
   admit(principal: Principal, group: EndpointGroup): Promise<Record<string, string>>;
+  /** admit's answer when it needs nothing to wait for (an operator, an admin key: no limit applies), else undefined. */
+  admitNow?(principal: Principal, group: EndpointGroup): Record<string, string> | undefined;
 }
 
 export function createAccessGate(deps: { limits: RateLimits; usage: UsageMeter; now: () => Date }): AccessGate {
   return {
+    admitNow(principal) {
+      if (principal.kind === 'operator') return {};
+      if (!isSubscribed(principal) || !principal.admin) return undefined;
+      deps.usage.record(principal.meterId, deps.now());
+      return {};
+    },
     async admit(principal: Principal, group: EndpointGroup) {
       if (principal.kind === 'operator') return {};
       const now = deps.now();

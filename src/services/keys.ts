@@ -67,6 +67,8 @@ export interface KeyService {
   revoke(id: string): Promise<PublicKeyRecord | null>;
   /** The principal for a presented key, or null when it is malformed, unknown or revoked. */
   verify(presented: string): Promise<KeyPrincipal | null>;
+  /** The principal of a valid key verified within the cache time, without waiting; undefined otherwise (then verify). */
+  verifyCached?(presented: string): KeyPrincipal | undefined;
 }
 
 export function createKeyService(deps: { store: DocumentStore; now: () => Date; cacheSeconds: number }): KeyService {
@@ -108,6 +110,9 @@ export function createKeyService(deps: { store: DocumentStore; now: () => Date; 
       }
       cache.clear();
       return toPublic(r);
+    },
+    verifyCached(presented) {
+      return UUID_V4.test(presented) ? (cache.peek(hashKey(presented)) ?? undefined) : undefined;
     },
     async verify(presented) {
       if (!UUID_V4.test(presented)) return null;

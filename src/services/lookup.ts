@@ -17,7 +17,7 @@ export interface LookupQuery {
 }
 
 export type LookupOutcome =
-  | { kind: 'found'; rule: CoverageRuleDoc; /** the body up to the timestamp value */ prefix: string }
+  | { kind: 'found'; rule: CoverageRuleDoc; /** the body up to the timestamp value */ prefix: string; /** its UTF-8 bytes */ prefixBytes: Buffer }
   | { kind: 'scope_gap' };
 
 /** The `query` object echoed in responses: `drug_class` for a drug, `service_category` for a service. */
@@ -25,7 +25,7 @@ export function toQueryEcho(subject: SubjectQuery): Record<string, string> {
   return subject.kind === 'drug' ? { drug_class: subject.code } : { service_category: subject.code };
 }
 
-const prepared = new WeakMap<ReadModel, Map<string, string>>();
+const prepared = new WeakMap<ReadModel, Map<string, { prefix: string; prefixBytes: Buffer }>>();
 
 function preparePrefix(q: LookupQuery, rule: CoverageRuleDoc): string {
   const body = JSON.stringify({
@@ -49,14 +49,23 @@ export function lookupRule(model: ReadModel, q: LookupQuery): LookupOutcome {
     cache = new Map();
     prepared.set(model, cache);
   }
-  let prefix = cache.get(key);
-  if (prefix === undefined) {
-    prefix = preparePrefix(q, rule);
-    cache.set(key, prefix);
+  let body = cache.get(key);
+  if (body === undefined) {
+    const prefix = preparePrefix(q, rule);
+    body = { prefix, prefixBytes: Buffer.from(prefix) };
+    cache.set(key, body);
   }
-  return { kind: 'found', rule, prefix };
+  return { kind: 'found', rule, ...body };
 }
 
-export function completeLookupBody(prefix: string, now: Date): string {
-  return `${prefix}${now.toISOString()}"}`;
+/**
+ * The body of a found rule: the prepared prefix's bytes and the timestamp written after them into one buffer, so a
+ * request neither copies the body's text nor measures its UTF-8 length.
+ */
+export function lookupBodyBytes(prefixBytes: Buffer, now: Date): Buffer {
+  const end = `${now.toISOString()}"}`; // ASCII
+  const out = Buffer.allocUnsafe(prefixBytes.length + end.length);
+  prefixBytes.copy(out, 0);
+  out.write(end, prefixBytes.length, 'latin1');
+  return out;
 }

@@ -29,6 +29,24 @@ export interface UsageMeter {
 
 const monthOf = (d: Date): string => d.toISOString().slice(0, 7);
 
+/** monthOf for a clock that moves forward: the month's text is made once per month, not once per call. */
+function monthCounter(): (d: Date) => string {
+  let from = 0;
+  let until = -1;
+  let text = '';
+  return (d) => {
+    const t = d.getTime();
+    if (t >= from && t < until) return text;
+    text = monthOf(d);
+    const start = new Date(t);
+    start.setUTCDate(1);
+    start.setUTCHours(0, 0, 0, 0);
+    from = start.getTime();
+    until = start.setUTCMonth(start.getUTCMonth() + 1);
+    return text;
+  };
+}
+
 export function toUsageReport(keyId: string, docs: readonly UsageDoc[]): UsageReport {
   return {
     key_id: keyId,
@@ -44,6 +62,7 @@ export function createUsageMeter(store: DocumentStore): UsageMeter {
   let pending = new Map<string, { keyId: string; month: string; n: number }>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
+  const monthOfCall = monthCounter();
 
   const flush = (): Promise<void> => {
     flushing = flushing.then(async () => {
@@ -66,7 +85,7 @@ export function createUsageMeter(store: DocumentStore): UsageMeter {
 
   return {
     record(keyId, now) {
-      const month = monthOf(now);
+      const month = monthOfCall(now);
       const id = `${keyId}|${month}`;
       const p = pending.get(id);
       if (p) p.n++;

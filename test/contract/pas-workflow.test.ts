@@ -387,6 +387,33 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       expect(stored.body.items.map((i: Json) => i.history.map((h: Json) => h.action))).to.deep.equal([['A4', 'A1', 'cancelled'], ['A1', 'cancelled']]);
     });
 
+    it('when a decided request is updated and then decided again, then every past version reads as it did when it was current (each request stored once, with the versions that answered it)', async () => {
+      const original = pasRequest('hist', [{ code: '42' }]);
+      const ref = (await submit(original)).entry[0].resource.preAuthRef;
+      const read = async (v: number) => {
+        const res = await get(`/v1/ClaimResponse/${ref}/_history/${v}`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body as Json;
+      };
+      const decide = async () => expect((await request(t.app.handler).post(`/v1/admin/pas/${ref}/decide`).set('x-api-key', admin).send({ decision: 'approve', item: 1 })).status).to.equal(200);
+      const seen: Json[] = [await read(1)];
+      await decide(); // version 2: the same request
+      seen.push(await read(2));
+      const update = pasUpdate(original, 'hist-1', ref, (c) => c.item[0].extension.push({ url: PAS_EXT.infoChanged, valueCode: 'changed' }));
+      expect(expectPasResponse(await submit(update)).meta.versionId).to.equal('3'); // version 3: a new request
+      seen.push(await read(3));
+      await decide(); // version 4: the update's request again
+      seen.push(await read(4));
+      for (const [i, cr] of seen.entries()) expect(await read(i + 1), `version ${i + 1}`).to.deep.equal(cr);
+      expect(seen.map((cr) => cr.identifier.map((x: Json) => x.value).slice(1))).to.deep.equal([
+        original.entry[0].resource.identifier.map((x: Json) => x.value),
+        original.entry[0].resource.identifier.map((x: Json) => x.value),
+        update.entry[0].resource.identifier.map((x: Json) => x.value),
+        update.entry[0].resource.identifier.map((x: Json) => x.value),
+      ]);
+      expect((await get(`/v1/ClaimResponse/${ref}/_history/5`)).status).to.equal(404);
+    });
+
     it('when the operator extends a timeframe and approves, or approves a denied item on appeal, then both are recorded for the metrics', async () => {
       const sub = await submit(pasRequest('extend', [{ code: '42' }]));
       const ref = sub.entry[0].resource.preAuthRef;

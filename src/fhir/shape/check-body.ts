@@ -59,6 +59,7 @@ const seg = (k: string): string => (NAME.test(k) ? `.${k}` : '.(name)');
  * reports). `keep` names properties whose null means something (CDS prefetch: the EHR could not fill it).
  */
 function dropNulls(root: unknown, at: string, c: Collector, keep?: (path: string) => boolean): void {
+  if (!hasNullProperty(root, 0)) return; // the usual body: no path is spelled
   const stack: [unknown, string][] = [[root, at]];
   while (stack.length) {
     const [v, path] = stack.pop()!;
@@ -74,6 +75,25 @@ function dropNulls(root: unknown, at: string, c: Collector, keep?: (path: string
     }
   }
 }
+
+/**
+ * Whether any object in the value has a property whose value is null. The body has passed its size limits (depth
+ * 64), so this recursion is bounded; past MAX_NULL_SCAN_DEPTH it answers yes and the walk above decides.
+ */
+function hasNullProperty(v: unknown, depth: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (depth > MAX_NULL_SCAN_DEPTH) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (hasNullProperty(x, depth + 1)) return true;
+    return false;
+  }
+  for (const k in v) {
+    const x = (v as Json)[k];
+    if (x === null || hasNullProperty(x, depth + 1)) return true;
+  }
+  return false;
+}
+const MAX_NULL_SCAN_DEPTH = 100;
 
 /** CDS Hooks 1.0/2.0 request envelope: hook, hookInstance, context, and the optional fhirServer, fhirAuthorization, prefetch, extension. */
 function checkCds(body: unknown, reads: ReadSet | undefined, c: Collector): void {

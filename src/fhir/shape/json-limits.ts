@@ -37,6 +37,47 @@ function pathOf(step: Step): string {
 }
 
 export function checkJsonLimits(body: unknown, limits: JsonLimits = BODY_LIMITS): LimitProblem | undefined {
+  return withinLimits(body, limits) ? undefined : firstProblem(body, limits);
+}
+
+/**
+ * The usual body: whether it is within the limits, counting values without a record per value (only objects and
+ * arrays are stacked). Whether a limit is crossed does not depend on the order of the walk, so a body found over
+ * a limit here is walked again by firstProblem, which names where.
+ */
+function withinLimits(body: unknown, limits: JsonLimits): boolean {
+  if (typeof body !== 'object' || body === null) return true;
+  const values: object[] = [body];
+  const depths: number[] = [1];
+  let nodes = 1;
+  while (values.length) {
+    const value = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limits.maxDepth) return false;
+    if (Array.isArray(value)) {
+      nodes += value.length;
+      if (nodes > limits.maxNodes) return false;
+      for (const x of value) {
+        if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const k in value) {
+        if (++nodes > limits.maxNodes) return false;
+        const x = (value as Record<string, unknown>)[k];
+        if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+function firstProblem(body: unknown, limits: JsonLimits): LimitProblem | undefined {
   const stack: Step[] = [{ value: body, depth: 1, parent: undefined, key: '' }];
   let nodes = 0;
   while (stack.length) {

@@ -1,6 +1,7 @@
 // Endpoints 1 and 2: single-state lookup and its deprecated alias.
-import { completeLookupBody, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import { lookupBodyBytes, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
 import { ApiError } from '../../domain/api-error.js';
+import { namedProgram, namedState } from '../../domain/named-scope.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
 import { ErrorBody, LookupResponse, RateLimitError, ScopeGapError } from '../openapi-schemas.js';
 import { namedInQuery, requireProgram, requireState, requireSubject } from '../params.js';
@@ -26,13 +27,23 @@ export function parseLookupQuery(ctx: RequestContext): LookupQuery {
   return { state: requireState(ctx.query), program: requireProgram(ctx.query), subject: requireSubject(ctx.query) };
 }
 
-const lookupScope = (ctx: RequestContext): ScopeRequest => namedInQuery(ctx.query, { states: ['state'], programs: ['program'] });
+const LOOKUP_SCOPE = { states: ['state'], programs: ['program'] } as const;
+
+/** What a lookup names: one state and one program is read directly (every call), anything else as any query is. */
+function lookupScope(ctx: RequestContext): ScopeRequest {
+  const states = ctx.query.getAll('state');
+  const programs = ctx.query.getAll('program');
+  if (states.length !== 1 || programs.length !== 1 || states[0]!.includes(',')) return namedInQuery(ctx.query, LOOKUP_SCOPE);
+  const state = namedState(states[0]);
+  const program = namedProgram(programs[0]);
+  return { states: state ? [state] : [], programs: program ? [program] : [] };
+}
 
 function lookup(ctx: RequestContext, deps: AppDeps): HttpResult {
   const q = parseLookupQuery(ctx);
   const out = lookupRule(deps.corpus.current, q);
   if (out.kind === 'scope_gap') throw scopeGap(q);
-  return { status: 200, body: { raw: completeLookupBody(out.prefix, ctx.now) } };
+  return { status: 200, body: { raw: lookupBodyBytes(out.prefixBytes, ctx.now) } };
 }
 
 const lookupOpenApi = (deprecated: boolean) => ({

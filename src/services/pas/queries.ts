@@ -44,8 +44,8 @@ export function createQueries(w: PasWorkflow): PasQueries {
       const doc = await w.submissions.findOne({ id: preAuthRef });
       if (!w.visible(caller, doc)) return null;
       if (version === undefined || version === doc.version) return toClaimResponse(toView(doc, doc.updatedAt));
-      const v = await w.responses.findOne({ id: `${preAuthRef}/${version}` });
-      return v ? toClaimResponse(v.view) : null;
+      const v = await w.viewOf(preAuthRef, version, doc);
+      return v ? toClaimResponse(v) : null;
     },
 
     async get(caller, preAuthRef) {
@@ -54,8 +54,8 @@ export function createQueries(w: PasWorkflow): PasQueries {
     },
 
     async responseBundle(preAuthRef, version) {
-      const v = await w.responses.findOne({ id: `${preAuthRef}/${version}` });
-      return v ? toPasResponseBundle(v.view) : null;
+      const v = await w.viewOf(preAuthRef, version);
+      return v ? toPasResponseBundle(v) : null;
     },
 
     async queue() {

@@ -63,11 +63,24 @@ export interface PasSubmissionDoc {
   /** The service's FHIR base the request was made to (`{base}/v1`), when known. */
   payerUrl?: string;
   version: number;
+  /** What made the current version (absent on submissions stored by earlier releases). */
+  cause?: ResponseCause;
   updatedAt: string;
 }
 
 export type ResponseCause = 'submitted' | 'decided' | 'updated' | 'cancelled';
 
+/**
+ * A stored version's view. The request Bundle is stored once, in the submission: a version's view carries it only
+ * when a later version replaced it (an update), and otherwise reads it from the next version that carries one, or
+ * from the submission (./workflow.ts). Views stored by earlier releases all carry it.
+ */
+export type StoredView = Omit<PasResponseView, 'request'> & { request?: Bundle };
+
+/**
+ * One past version of an authorization (the current one is the submission itself): stored when the submission
+ * changes, so a $submit writes one document, the submission.
+ */
 export interface PasResponseDoc {
   /** `<preAuthRef>/<version>` */
   id: string;
@@ -76,15 +89,19 @@ export interface PasResponseDoc {
   version: number;
   cause: ResponseCause;
   createdAt: string;
-  view: PasResponseView;
+  view: StoredView;
 }
 
 
 export function toView(doc: PasSubmissionDoc, createdAt: string): PasResponseView {
+  return { ...toStoredView(doc, createdAt), request: doc.request };
+}
+
+/** The view of a submission's version without its request Bundle (which the submission holds). */
+export function toStoredView(doc: PasSubmissionDoc, createdAt: string): StoredView {
   return {
     preAuthRef: doc.id,
     version: doc.version,
-    request: doc.request,
     items: doc.items.map(({ sequence, action, notes, reasonCode, certification, decidedAt, missing, questionnaire }) => ({
       sequence,
       action,

@@ -106,6 +106,7 @@ export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown
     decidedAt: status === 'pended' ? null : at,
     items,
     errors,
+    cause: 'submitted',
   };
   try {
     await w.submissions.insert(doc);
@@ -115,7 +116,7 @@ export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown
     if (!raced) throw err;
     return w.answer(raced);
   }
-  await w.recordVersion(doc, 'submitted');
+  // Version 1 is the submission itself: it is stored as a past version when the submission first changes.
   await w.scheduleAutoDecide(doc);
   return w.answer(doc);
 }

@@ -8,9 +8,11 @@ import type { ExplicitHints } from '../../fhir/resolve/coverage-context.js';
 import { isoDate } from '../../domain/time.js';
 import { toPasResponseBundle } from '../../fhir/pas/response.js';
 import type { Bundle } from '../../fhir/r4.js';
-import type { Collection } from '../../store/port.js';
+import { DuplicateKeyError, type Collection } from '../../store/port.js';
+import type { PasResponseView } from '../../fhir/pas/views.js';
 import {
   PAS_COLLECTIONS,
+  toStoredView,
   toView,
   type PasItemDoc,
   type PasResponseDoc,
@@ -56,7 +58,8 @@ export interface PasWorkflow {
   deps: PasDeps;
   submissions: Collection<PasSubmissionDoc>;
   responses: Collection<PasResponseDoc>;
-  recordVersion(doc: PasSubmissionDoc, cause: ResponseCause): Promise<void>;
+  /** The view of one version of an authorization (the current one from the submission, `current` when given), or null. */
+  viewOf(preAuthRef: string, version: number, current?: PasSubmissionDoc | null): Promise<PasResponseView | null>;
   bundleOf(doc: PasSubmissionDoc): Bundle;
   visible(caller: PasCaller, doc: PasSubmissionDoc | null): doc is PasSubmissionDoc;
   scopeOf(doc: PasSubmissionDoc): Scope | undefined;
@@ -65,7 +68,8 @@ export interface PasWorkflow {
   scheduleAutoDecide(doc: PasSubmissionDoc): Promise<void>;
   /**
    * Applies `change` to the submission `id` (to `first` on the first try, when given) and saves it only if nobody
-   * changed it meanwhile, else re-reads and tries again (5 times); a saved version is recorded and announced.
+   * changed it meanwhile, else re-reads and tries again (5 times); the version it replaces is stored as a past
+   * version first, and the saved one is announced.
    */
   changeWithRetry<A>(what: string, id: string, first: PasSubmissionDoc | undefined, change: (cur: PasSubmissionDoc | null) => Change<A>): Promise<{ saved: PasSubmissionDoc } | { answer: A }>;
 }
@@ -76,15 +80,47 @@ export function createPasWorkflow(deps: PasDeps): PasWorkflow {
   const bundleOf = (doc: PasSubmissionDoc): Bundle => toPasResponseBundle(toView(doc, doc.updatedAt));
   const scopeOf = (doc: PasSubmissionDoc): Scope | undefined => (doc.state && doc.program ? { states: [doc.state], programs: [doc.program] } : undefined);
 
-  async function recordVersion(doc: PasSubmissionDoc, cause: ResponseCause): Promise<void> {
-    await responses.upsertMany([{ id: `${doc.id}/${doc.version}`, preAuthRef: doc.id, owner: doc.owner, version: doc.version, cause, createdAt: doc.updatedAt, view: toView(doc, doc.updatedAt) }]);
+  /**
+   * Stores `cur`, the version a change is about to replace, as a past version, before the submission changes (so no
+   * crash leaves a version unreadable). Its view carries the request Bundle only when the next version replaces it;
+   * otherwise the request is read from the next version that carries one, or from the submission (viewOf). A
+   * concurrent change of the same version may write it too: one that keeps the request only adds what is missing,
+   * so a view carrying the request is never replaced by one without it. A submission stored by an earlier release
+   * (no `cause`) had each version stored, request included, when it was saved.
+   */
+  async function keepOutgoing(cur: PasSubmissionDoc, next: PasSubmissionDoc): Promise<void> {
+    if (!cur.cause) return;
+    const replaced = next.request !== cur.request;
+    const view = { ...toStoredView(cur, cur.updatedAt), ...(replaced ? { request: cur.request } : {}) };
+    const doc: PasResponseDoc = { id: `${cur.id}/${cur.version}`, preAuthRef: cur.id, owner: cur.owner, version: cur.version, cause: cur.cause, createdAt: cur.updatedAt, view };
+    if (replaced) return responses.upsertMany([doc]);
+    try {
+      await responses.insert(doc);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+
+  async function viewOf(preAuthRef: string, version: number, current?: PasSubmissionDoc | null): Promise<PasResponseView | null> {
+    const doc = current === undefined ? await submissions.findOne({ id: preAuthRef }) : current;
+    if (doc && version === doc.version) return toView(doc, doc.updatedAt);
+    const versions = new Map((await responses.find({ preAuthRef })).map((d) => [d.version, d.view]));
+    const view = versions.get(version);
+    if (!view) return null;
+    if (view.request) return view as PasResponseView;
+    // The same request as the next version that carries one, or as the submission's.
+    for (let k = version + 1; doc && k <= doc.version; k++) {
+      const request = k === doc.version ? doc.request : versions.get(k)?.request;
+      if (request) return { ...view, request };
+    }
+    return null;
   }
 
   return {
     deps,
     submissions,
     responses,
-    recordVersion,
+    viewOf,
     bundleOf,
     visible: (caller, doc): doc is PasSubmissionDoc => !!doc && (caller.all || doc.owner === caller.owner),
     scopeOf,
@@ -106,11 +142,12 @@ export function createPasWorkflow(deps: PasDeps): PasWorkflow {
         const cur = attempt === 0 && first ? first : await submissions.findOne({ id });
         const out = change(cur);
         if ('answer' in out) return out;
-        const { id: _id, ...fields } = out.save;
+        const save: PasSubmissionDoc = { ...out.save, cause: out.cause };
+        await keepOutgoing(cur!, save);
+        const { id: _id, ...fields } = save;
         if ((await submissions.update({ id, version: cur!.version }, fields)) !== 1) continue;
-        await recordVersion(out.save, out.cause);
         await deps.publish({ preAuthRef: out.save.id, owner: out.save.owner, orgIdentifiers: out.save.orgIdentifiers, version: out.save.version, cause: out.cause });
-        return { saved: out.save };
+        return { saved: save };
       }
       throw new Error(`${what} kept conflicting with concurrent changes`);
     },

@@ -15,7 +15,7 @@ import type { Collection, DocumentStore, Filter, FindOptions, Keyed } from '../p
 import { DuplicateKeyError } from '../port.js';
 import { packerFor } from '../opaque.js';
 import { GroupSync } from './group-sync.js';
-import { loadDatastore } from './load-file.js';
+import { appendThrough, loadDatastore } from './load-file.js';
 
 type Stored<T> = T & { _id: string };
 
@@ -35,6 +35,7 @@ class EmbeddedCollection<T extends Keyed> implements Collection<T> {
     filename: string | undefined,
   ) {
     this.syncer = filename ? new GroupSync(filename) : undefined;
+    if (this.syncer) appendThrough(db, this.syncer);
     db.on('compaction.done', () => this.syncer?.reopen());
     ({ pack: this.pack, unpack: this.unpack } = packerFor(name));
   }

@@ -3,6 +3,8 @@
 // whole file (its compaction at load). Here: one read, a plain JSON.parse per line (the reviver only for a line that
 // has a $$date), and no rewrite; superseded lines are dropped when the store closes (close() compacts), and are
 // harmless meanwhile (the last line of an id wins). Same result, same corruption threshold as nedb's own load.
+// Writing (appendThrough): nedb's lines, appended through a descriptor kept open instead of a file opened and closed
+// per write.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
@@ -11,12 +13,15 @@ type Doc = Record<string, unknown> & { _id?: string; $$deleted?: boolean; $$inde
 type Loaded = { data: Doc[]; indexes: Record<string, unknown> };
 interface Persistence {
   filename: string;
+  inMemoryOnly: boolean;
   corruptAlertThreshold: number;
+  afterSerialization(line: string): string | Promise<string>;
+  persistNewStateAsync(docs: Doc[]): Promise<void>;
   treatRawStreamAsync(stream: Readable): Promise<Loaded>;
   persistCachedDatabaseAsync(): Promise<void>;
 }
 
-const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as { deserialize(raw: string): Doc };
+const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as { deserialize(raw: string): Doc; serialize(doc: Doc): string };
 const parse = (line: string): Doc => (line.includes('"$$date"') ? model.deserialize(line) : (JSON.parse(line) as Doc));
 
 function treat(raw: string, threshold: number): Loaded {
@@ -58,4 +63,15 @@ export async function loadDatastore(db: { persistence: unknown; loadDatabaseAsyn
   } finally {
     Object.assign(p, { treatRawStreamAsync, persistCachedDatabaseAsync });
   }
+}
+
+/** Appends the lines of every write to the datastore's file through `file` (nedb's own lines, in its order). */
+export function appendThrough(db: { persistence: unknown }, file: { append(text: string): Promise<void> }): void {
+  const p = db.persistence as Persistence;
+  p.persistNewStateAsync = async (docs) => {
+    if (p.inMemoryOnly) return;
+    let lines = '';
+    for (const doc of docs) lines += `${await p.afterSerialization(model.serialize(doc))}\n`;
+    if (lines) await file.append(lines);
+  };
 }
