@@ -155,6 +155,19 @@ describe('the access gate: who is limited, counted and billed', () => {
     expect(await callsOf(usage, 'k_1')).to.deep.equal([['2026-03', 3]]);
   });
 
+  it('admitNow answers at once only where nothing is counted: the operator (not billed) and an admin key (billed); anyone else is left to admit', async () => {
+    const { g, usage } = await gate({ lookup: 1, demo_session: 1 });
+    expect(g.admitNow!({ kind: 'operator' }, 'lookup')).to.deep.equal({});
+    for (let i = 0; i < 2; i++) expect(g.admitNow!(key({ admin: true }), 'lookup')).to.deep.equal({});
+    expect(await callsOf(usage, 'k_1')).to.deep.equal([['2026-03', 2]]);
+    expect(g.admitNow!(key(), 'lookup')).to.equal(undefined);
+    expect(g.admitNow!(client(), 'lookup')).to.equal(undefined);
+    expect(g.admitNow!(demo, 'lookup')).to.equal(undefined);
+    // Nothing was counted against the limit of 1 by those calls: admit still lets the key's first call through.
+    expect((await g.admit(key(), 'lookup')).RateLimit).to.equal('"lookup";r=0;t=30');
+    expect(await callsOf(usage, 'k_1')).to.deep.equal([['2026-03', 3]]);
+  });
+
   it('when the local operator calls, then nothing is limited or billed', async () => {
     const { g, usage } = await gate({ lookup: 1, demo_session: 1 });
     for (let i = 0; i < 3; i++) expect(await g.admit({ kind: 'operator' }, 'lookup')).to.deep.equal({});
