@@ -43,8 +43,13 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     if (r.method === 'GET') m.add('HEAD');
     methodsByPath.set(r.path, m);
   }
-  // What the router does not match: a path some route's template matches under another method is a 405 naming the
-  // methods it has (RFC 9110 15.5.6), as for the fixed paths below; any other path a 404, rendered for its surface.
+  /** 405 naming the methods the address has (RFC 9110 15.5.6), for fixed and parameterised paths alike. */
+  const methodNotAllowed = (req: IncomingMessage, res: ServerResponse, at: RequestAt, allowed: ReadonlySet<string>): void => {
+    const err = new ApiError(405, 'method_not_allowed', `${at.method} is not allowed on ${at.path.slice(0, 120)}; use ${[...allowed].join(', ')}`);
+    fail(err, req, res, at, { Allow: [...allowed, 'OPTIONS'].join(', ') });
+  };
+  // What the router does not match: a path some route's template matches under another method is a 405, as for the
+  // fixed paths below; any other path a 404, rendered for its surface.
   const templated = routes
     .filter((r) => r.path.includes(':'))
     .map((r) => ({ route: r, pattern: new RegExp(`^${r.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]+)/g, '(?<$1>[^/]+)')}$`) }));
@@ -58,10 +63,7 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
       allowed.add(route.method);
       if (route.method === 'GET') allowed.add('HEAD');
     }
-    if (allowed.size && !allowed.has(at.method)) {
-      const err = new ApiError(405, 'method_not_allowed', `${at.method} is not allowed on ${at.path.slice(0, 120)}; use ${[...allowed].join(', ')}`);
-      return fail(err, req, res, at, { Allow: [...allowed, 'OPTIONS'].join(', ') });
-    }
+    if (allowed.size && !allowed.has(at.method)) return methodNotAllowed(req, res, at, allowed);
     fail(new ApiError(404, 'not_found', `No such endpoint: ${at.method} ${at.path}`), req, res, at);
   });
 
@@ -91,11 +93,9 @@ export function buildApp(deps: AppDeps, routes: readonly RouteDef[] = allRoutes(
     if (page) return servePage(req, res, page, at.requestId);
     const route = exact.get(`${at.method === 'HEAD' ? 'GET' : at.method} ${at.path}`);
     if (route) return dispatch(route, {}, req, res, at);
+    // A fixed path asked with a method none of its routes has (exact.get above found none).
     const allowed = methodsByPath.get(at.path);
-    if (allowed && !allowed.has(at.method) && !routes.some((r) => r.path === at.path && r.method === at.method)) {
-      const err = new ApiError(405, 'method_not_allowed', `${at.method} is not allowed on ${at.path}; use ${[...allowed].join(', ')}`);
-      return fail(err, req, res, at, { Allow: [...allowed, 'OPTIONS'].join(', ') });
-    }
+    if (allowed && !allowed.has(at.method)) return methodNotAllowed(req, res, at, allowed);
     (req as WithAt).at = at;
     app(req as Request, res as Response);
   };

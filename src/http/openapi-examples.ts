@@ -1,7 +1,7 @@
-// The pieces of the OpenAPI document that show a working request (parameter and body examples) and what can be
-// called next (Link objects), from what the declarations state. The examples run against the bundled sample corpus;
-// scripts/ci/schemathesis.sh sends them first, so every keyed operation is exercised past its refusals.
-import type { DeclExample, DeclLinks } from '../api/decl-types.js';
+// The pieces of the OpenAPI document that show a working request (parameter and body examples), from what the
+// declarations state (their links are OpenAPI Link objects as they stand). The examples run against the bundled
+// sample corpus; scripts/ci/schemathesis.sh sends them first, so every keyed operation is exercised past its refusals.
+import type { DeclExample } from '../api/decl-types.js';
 
 /** A parameter object with the example the declaration gives for it, if any. */
 export function withExample<P extends { name: string }>(param: P, example: DeclExample | undefined): P | (P & { example: string }) {
@@ -12,12 +12,4 @@ export function withExample<P extends { name: string }>(param: P, example: DeclE
 /** A required request body of `mediaType`, with the declaration's example body when it gives one. */
 export function bodyOf(mediaType: string, schema: Record<string, unknown>, example: DeclExample | undefined): Record<string, unknown> {
   return { required: true, content: { [mediaType]: { schema, ...(example?.body !== undefined ? { example: example.body } : {}) } } };
-}
-
-/** OpenAPI Link objects (operationId + parameter runtime expressions), or nothing. */
-export function linksOf(links: DeclLinks | undefined): Record<string, unknown> | undefined {
-  if (!links) return undefined;
-  return Object.fromEntries(
-    Object.entries(links).map(([name, l]) => [name, { operationId: l.operationId, parameters: { ...l.parameters }, ...(l.description ? { description: l.description } : {}) }]),
-  );
 }

@@ -3,7 +3,7 @@
 import approvalSubmit from '../examples/pas-kit-approval-submit.json' with { type: 'json' };
 import pasSubscription from '../examples/pas-kit-subscription.json' with { type: 'json' };
 import { PAS_OPERATION, PAS_PROFILE, PAS_SUBSCRIPTION_TOPIC, SUBSCRIPTION_TOPIC_CANONICAL_EXT } from '../../../fhir-profiles/canonicals.js';
-import { queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl } from '../decl-types.js';
+import { queryHints, type FhirDecl, type FhirOperationDecl, type FhirPathDecl, type OpEnv } from '../decl-types.js';
 import { isFailure } from '../../fhir/outcome.js';
 import { PAS_READS, SUBSCRIPTION_READS } from '../../fhir/shape/reads.js';
 
@@ -127,6 +127,10 @@ const subscriptionCreate: FhirPathDecl = {
   },
 };
 
+/** Whose Subscriptions a caller may read: its own, or every one for a caller that sees all (the operator). */
+const subscriptionOwner = (env: OpEnv): string | null => (env.caller.all ? null : env.caller.owner);
+const NO_SUBSCRIPTION = { status: 404, code: 'not_found', message: 'No such Subscription among yours', expression: 'id' } as const;
+
 const subscriptionRead: FhirPathDecl = {
   kind: 'path',
   id: 'fhir-subscription-read',
@@ -137,8 +141,8 @@ const subscriptionRead: FhirPathDecl = {
   description: 'The Subscription with its current status (requested until the handshake is delivered, then active; error with the reason when delivery keeps failing).',
   capability: [{ type: 'Subscription' }],
   async run(input, env) {
-    const s = await env.subscriptions.read(env.caller.all ? null : env.caller.owner, input.params.id ?? '');
-    return s ? { body: s } : { status: 404, code: 'not_found', message: 'No such Subscription among yours', expression: 'id' };
+    const s = await env.subscriptions.read(subscriptionOwner(env), input.params.id ?? '');
+    return s ? { body: s } : NO_SUBSCRIPTION;
   },
 };
 
@@ -152,8 +156,8 @@ const subscriptionStatus: FhirPathDecl = {
   description: 'A searchset Bundle with the SubscriptionStatus (status, events since start, last delivery error).',
   capability: [{ type: 'Subscription' }],
   async run(input, env) {
-    const b = await env.subscriptions.status(env.caller.all ? null : env.caller.owner, input.params.id ?? '');
-    return b ? { body: b } : { status: 404, code: 'not_found', message: 'No such Subscription among yours', expression: 'id' };
+    const b = await env.subscriptions.status(subscriptionOwner(env), input.params.id ?? '');
+    return b ? { body: b } : NO_SUBSCRIPTION;
   },
 };
 

@@ -13,7 +13,7 @@ import { publicBaseOf } from '../base-url.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
 import type { AppDeps } from '../../api/app-deps.js';
 import type { HttpResult, OpenApiOperation, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
-import { bodyOf, linksOf, withExample } from '../openapi-examples.js';
+import { bodyOf, withExample } from '../openapi-examples.js';
 
 const resourceSchema = (resourceType: string) => ({
   type: 'object',
@@ -135,7 +135,7 @@ function pathRoute(d: FhirPathDecl, deps: Pick<AppDeps, 'config'>): RouteDef {
       parameters: d.pathParams.map((p) => withExample({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } }, d.example)),
       ...(method === 'POST' ? { requestBody: bodyOf('application/fhir+json', { type: 'object', required: ['resourceType'] }, d.example) } : {}),
       responses: {
-        [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!), ...(d.links ? { links: linksOf(d.links) } : {}) },
+        [method === 'POST' ? '201' : '200']: { description: `FHIR R4 ${OK[d.id]}`, schema: resourceSchema(OK[d.id]!), ...(d.links ? { links: d.links } : {}) },
         ...errorResponses(d, auth),
         ...(method === 'POST' ? { '415': { description: 'Body is not application/fhir+json', schema: OperationOutcomeSchema } } : {}),
       },
@@ -177,7 +177,7 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
       { name: 'Prefer', in: 'header', required: false, description: '`handling=strict`: an unknown or unsupported parameter is a 400 instead of being ignored', schema: { type: 'string' } },
     ];
     // Read-after-search: the first match's id, read by the read route (when this type serves one).
-    const readLink = d.read ? linksOf({ read: { operationId: `${d.id}-read`, parameters: { id: '$response.body#/entry/0/resource/id' }, description: `Read the first ${d.resourceType} found` } }) : undefined;
+    const readLink = d.read ? { read: { operationId: `${d.id}-read`, parameters: { id: '$response.body#/entry/0/resource/id' }, description: `Read the first ${d.resourceType} found` } } : undefined;
     const responses = {
       '200': { description: `searchset Bundle of ${d.resourceType}`, schema: resourceSchema('Bundle'), ...(readLink ? { links: readLink } : {}) },
       '400': oo('Invalid search parameter value, or an unknown parameter with Prefer: handling=strict'),
@@ -278,7 +278,7 @@ function operationRoute(resourceType: string, ops: FhirOperationDecl[]): RouteDe
         '200': {
           description: ops.map((o) => `$${o.name}: ${OK[o.id]}`).join('; '),
           schema: { type: 'object', required: ['resourceType'], properties: { resourceType: { enum: [...new Set(ops.map((o) => OK[o.id]))] } } },
-          ...(ops.some((o) => o.links) ? { links: linksOf(Object.assign({}, ...ops.map((o) => o.links ?? {}))) } : {}),
+          ...(ops.some((o) => o.links) ? { links: Object.assign({}, ...ops.map((o) => o.links)) } : {}),
         },
         ...errorResponses(ops[0]!),
         ...(ops.some((o) => o.id === 'fhir-questionnaire-package') ? { '404': { description: 'No questionnaire applies', schema: OperationOutcomeSchema } } : {}),
