@@ -50,20 +50,45 @@ function verdictLine(rule: CoverageRuleDoc): { head: string; indicator: CdsCard[
   return { head: 'Prior authorization required', indicator: 'warning' };
 }
 
-export function verdictCard(v: VerdictInput): CdsCard {
-  const { rule } = v;
+/** What a verdict card says of its rule whatever the request: made once per rule (rule documents do not change). */
+interface VerdictText {
+  head: string;
+  indicator: CdsCard['indicator'];
+  what: string;
+  program: string;
+  summary: string;
+  /** The criteria, documentation, timeframe and source paragraphs. */
+  body: string;
+}
+const TEXTS = new WeakMap<CoverageRuleDoc, VerdictText>();
+
+function verdictText(rule: CoverageRuleDoc): VerdictText {
+  let t = TEXTS.get(rule);
+  if (t) return t;
   const r = rule.requirement;
   const what = subjectLabel(rule.subject.kind, rule.subject.code);
   const program = PROGRAM_LABELS[rule.program as Program];
   const { head, indicator } = verdictLine(rule);
-  const lines = [
-    `**${head}** for ${ref(v.target)}${codingLabel(v.coding) ? ` (${codingLabel(v.coding)})` : ''}: ${what}, ${program}, ${rule.jurisdiction}.`,
+  const body = [
     ...(r.criteria ? [`**Criteria:** ${r.criteria}`] : []),
     ...(r.paRequired && r.documentation.length ? [`**Documentation to send with the request:** ${r.documentation.join('; ')}.`] : []),
     ...(r.paRequired
       ? [`**Decision timeframe:** standard ${rule.turnaround.standardHours} h, expedited ${rule.turnaround.expeditedHours} h${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`]
       : []),
     sentence(`**Source:** [${rule.source.title}](${rule.source.url})${sourceLocator(rule) ? ` (${sourceLocator(rule)})` : ''}, last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}`),
+  ].join('\n\n');
+  t = { head, indicator, what, program, summary: summary(`${head}: ${what} (${program}, ${rule.jurisdiction})`), body };
+  TEXTS.set(rule, t);
+  return t;
+}
+
+export function verdictCard(v: VerdictInput): CdsCard {
+  const { rule } = v;
+  const text = verdictText(rule);
+  const { head, indicator, what, program, body } = text;
+  const lines = [
+    `**${head}** for ${ref(v.target)}${codingLabel(v.coding) ? ` (${codingLabel(v.coding)})` : ''}: ${what}, ${program}, ${rule.jurisdiction}.`,
+    body,
     `**How the member's plan was identified:** ${v.basis.join('; ')}.`,
   ];
   // A Launch SMART card when DTR applies and a DTR app is configured; otherwise an External Reference card whose
@@ -86,7 +111,7 @@ export function verdictCard(v: VerdictInput): CdsCard {
   }
   return {
     uuid: uuidFrom(`verdict|${v.seed}`),
-    summary: summary(`${head}: ${what} (${program}, ${rule.jurisdiction})`),
+    summary: text.summary,
     detail: lines.join('\n\n'),
     indicator,
     source: { label: v.label, url: rule.source.url, topic: TOPIC.coverageInfo },

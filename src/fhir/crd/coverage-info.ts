@@ -4,6 +4,7 @@
 // used by the tests on every emission. Where CRD 2.2 differs, docs/fhir.md says how.
 import { CRD_EXT } from '../../../fhir-profiles/canonicals.js';
 import type { CodeableConcept, Coding, Extension, Reference } from '../r4.js';
+import { deepFreeze } from '../../domain/json.js';
 
 /** CRD 2.0.1 ValueSet coverageInfo: no `indeterminate` (2.2 added it). */
 export type Covered = 'covered' | 'not-covered' | 'conditional';
@@ -29,8 +30,8 @@ export interface CoverageVerdict {
   docPurpose?: DocPurpose[];
   infoNeeded?: InfoNeeded[];
   billingCode?: Coding[];
-  reason?: CodeableConcept[];
-  details?: CoverageDetail[];
+  reason?: readonly CodeableConcept[];
+  details?: readonly CoverageDetail[];
   questionnaire?: string[];
   date: string;
   assertionId: string;
@@ -48,19 +49,32 @@ export function toCoverageInformation(v: CoverageVerdict): Extension {
     ...(v.docPurpose ?? []).map((c) => ({ url: 'doc-purpose', valueCode: c })),
     ...(v.infoNeeded ?? []).map((c) => ({ url: 'info-needed', valueCode: c })),
     ...(v.billingCode ?? []).map((c) => ({ url: 'billingCode', valueCoding: c })),
-    ...(v.reason ?? []).map((c) => ({ url: 'reason', valueCodeableConcept: c })),
-    ...(v.details ?? []).map((d) => ({
-      url: 'detail',
-      extension: [
-        { url: 'code', valueCodeableConcept: { coding: [d.code] } },
-        'string' in d.value ? { url: 'value', valueString: d.value.string } : { url: 'value', valueBoolean: d.value.boolean },
-      ],
-    })),
+    ...extensionsOf(v.reason, reasonExtension),
+    ...extensionsOf(v.details, detailExtension),
     ...(v.questionnaire ?? []).map((q) => ({ url: 'questionnaire', valueCanonical: q })),
     { url: 'date', valueDate: v.date },
     { url: 'coverage-assertion-id', valueString: v.assertionId },
   ];
   return { url: CRD_EXT.coverageInformation, extension: ext };
+}
+
+const reasonExtension = (c: CodeableConcept): Extension => ({ url: 'reason', valueCodeableConcept: c });
+const detailExtension = (d: CoverageDetail): Extension => ({
+  url: 'detail',
+  extension: [
+    { url: 'code', valueCodeableConcept: { coding: [d.code] } },
+    'string' in d.value ? { url: 'value', valueString: d.value.string } : { url: 'value', valueBoolean: d.value.boolean },
+  ],
+});
+
+/** A rule's reasons and details are frozen lists made once per rule: their sub-extensions are made once too. */
+const MADE = new WeakMap<readonly object[], readonly Extension[]>();
+function extensionsOf<T extends object>(list: readonly T[] | undefined, make: (x: T) => Extension): readonly Extension[] {
+  if (!list) return [];
+  if (!Object.isFrozen(list)) return list.map(make);
+  let made = MADE.get(list);
+  if (!made) MADE.set(list, (made = deepFreeze(list.map(make))));
+  return made;
 }
 
 // ---- the checker (CRD 2.0.1 StructureDefinition ext-coverage-information) ----

@@ -10,7 +10,8 @@ import { PROGRAM_LABELS } from '../../domain/vocabulary.js';
 import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../../fhir-profiles/canonicals.js';
 import { questionnaireUrl, questionnaireVersion, shortHash } from '../ids.js';
 import { isoDate } from '../../domain/time.js';
-import type { Coverage, Extension, Organization, Patient, Reference, Resource } from '../r4.js';
+import { deepFreeze } from '../../domain/json.js';
+import type { CodeableConcept, Coverage, Extension, Organization, Patient, Reference, Resource } from '../r4.js';
 import { coverageOf } from '../resolve/lookup.js';
 import { requestCodings, resolveRule } from '../resolve/rule-for-codes.js';
 import { resolveCoverageContext, type CoverageContext, type ExplicitHints } from '../resolve/coverage-context.js';
@@ -58,31 +59,53 @@ export function configurationOf(req: CdsHookRequest): CrdConfiguration {
   };
 }
 
-function details(rule: CoverageRuleDoc): CoverageDetail[] {
+/**
+ * What a rule's coverage information says whatever the request: its details and reasons. Made once per rule (the
+ * read model's rule documents do not change; a reload brings new ones) and frozen, so answers share them.
+ */
+interface RuleParts {
+  details: readonly CoverageDetail[];
+  /** notification_only: the reason saying who must be notified. */
+  notification: readonly CodeableConcept[];
+  /** conditional: the criteria reason, then the documentation reason when documentation is listed. */
+  conditional: readonly CodeableConcept[];
+  /** The documentation reason alone (auth-needed), empty when none is listed. */
+  documentation: readonly CodeableConcept[];
+}
+const PARTS = new WeakMap<CoverageRuleDoc, RuleParts>();
+
+function partsOf(rule: CoverageRuleDoc): RuleParts {
+  let parts = PARTS.get(rule);
+  if (parts) return parts;
+  const r = rule.requirement;
   const code = (c: string, display: string) => ({ system: PRAUTH_DETAIL_CS, code: c, display });
-  return [
-    { code: code('policy-source', 'Policy source'), value: { string: rule.source.url } },
-    { code: code('last-verified', 'Rule last verified'), value: { string: rule.verification.lastVerified } },
-    ...(rule.requirement.criteria ? [{ code: code('criteria', 'Coverage criteria'), value: { string: rule.requirement.criteria } }] : []),
-  ];
+  const documentation = r.documentation.length ? [reason(`Send the documentation ${rule.source.publisher} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
+  parts = deepFreeze({
+    details: [
+      { code: code('policy-source', 'Policy source'), value: { string: rule.source.url } },
+      { code: code('last-verified', 'Rule last verified'), value: { string: rule.verification.lastVerified } },
+      ...(r.criteria ? [{ code: code('criteria', 'Coverage criteria'), value: { string: r.criteria } }] : []),
+    ],
+    notification: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${r.criteria}`)],
+    conditional: [reason(`Prior authorization depends on the criteria: ${r.criteria}`), ...documentation],
+    documentation,
+  });
+  PARTS.set(rule, parts);
+  return parts;
 }
 
 /** Our rule as CRD 2.0.1 coverage information: covered, with pa-needed always (crd-ci-q2), never indeterminate. */
 export function ruleVerdict(rule: CoverageRuleDoc, coding: { system?: string; code?: string }, base: Pick<CoverageVerdict, 'coverage' | 'date'>, questionnaire: string): CoverageVerdict {
   const r = rule.requirement;
+  const parts = partsOf(rule);
   const billingCode = coding.system && coding.code && PROCEDURE_CODE_SYSTEMS.includes(coding.system) ? [{ system: coding.system, code: coding.code }] : undefined;
-  const common = { ...base, details: details(rule), ...(billingCode ? { billingCode } : {}), assertionId: rule.id };
+  const common = { ...base, details: parts.details, ...(billingCode ? { billingCode } : {}), assertionId: rule.id };
   if (!r.paRequired) return { ...common, covered: 'covered', paNeeded: 'no-auth' };
-  if (r.paType === 'notification_only') {
-    return { ...common, covered: 'covered', paNeeded: 'no-auth', reason: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${r.criteria}`)] };
-  }
+  if (r.paType === 'notification_only') return { ...common, covered: 'covered', paNeeded: 'no-auth', reason: parts.notification };
   const docs = r.documentation.length > 0;
   const withDocs = docs ? { docNeeded: 'clinical' as const, docPurpose: ['withpa' as const], questionnaire: [questionnaire] } : {};
-  const reasons = docs ? [reason(`Send the documentation ${rule.source.publisher} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
-  if (r.paType === 'conditional') {
-    return { ...common, ...withDocs, covered: 'covered', paNeeded: 'conditional', infoNeeded: ['OTH'], reason: [reason(`Prior authorization depends on the criteria: ${r.criteria}`), ...reasons] };
-  }
-  return { ...common, ...withDocs, covered: 'covered', paNeeded: 'auth-needed', ...(reasons.length ? { reason: reasons } : {}) };
+  if (r.paType === 'conditional') return { ...common, ...withDocs, covered: 'covered', paNeeded: 'conditional', infoNeeded: ['OTH'], reason: parts.conditional };
+  return { ...common, ...withDocs, covered: 'covered', paNeeded: 'auth-needed', ...(docs ? { reason: parts.documentation } : {}) };
 }
 
 function insurerLabel(model: ReadModel, cc: CoverageContext, rule: CoverageRuleDoc): string {
