@@ -7,8 +7,9 @@ import { gatherHookData } from '../../src/fhir/crd/hook-data.js';
 import { CRD_HOOKS, type CdsHookRequest } from '../../src/fhir/crd/types.js';
 import { buildReadModel } from '../../src/corpus/read-model.js';
 import type { CanonicalDoc, CodeMappingDoc, CoverageRuleDoc, DrugCrosswalkDoc, PayerDoc } from '../../src/domain/documents.js';
-import { HOOK_FIXTURES } from '../support/crd-requests.js';
+import { HOOK_FIXTURES, orderSignMedicareE0250 } from '../support/crd-requests.js';
 import { fhirCorpus } from '../support/fhir-corpus.js';
+import { sampleCorpusDocuments } from '../support/sample-corpus.js';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -56,5 +57,38 @@ describe('unit: the CRD projection never throws on odd data', () => {
     expect(configurationOf(req)).to.deep.equal({ coverageInfo: true, limits: true, maxCards: 10 });
     expect(configurationOf({ ...req, extension: { 'davinci-crd.configuration': { coverage: false, limits: false, 'max-cards': 2 } } })).to.deep.equal({ coverageInfo: false, limits: false, maxCards: 2 });
     expect(configurationOf({ ...req, extension: { 'davinci-crd.configuration': [1] } })).to.deep.equal({ coverageInfo: true, limits: true, maxCards: 10 });
+  });
+});
+
+describe('unit: what a rule says is made once and shared by answers, which cannot change it', () => {
+  const sample = buildReadModel(sampleCorpusDocuments(), 1); // holds the NY Original Medicare DMEPOS rule E0250 resolves to
+  const answer = async (hookInstance: string, coverageId: string): Promise<Any> => {
+    const text = JSON.stringify(orderSignMedicareE0250()).replaceAll('cov-ny-medicare', coverageId);
+    const req = { ...JSON.parse(text), hookInstance } as CdsHookRequest;
+    const data = await gatherHookData('order-sign', req, undefined);
+    return runCoverageRequirements(sample, req, data, { base: 'https://x', now: new Date('2026-11-25T00:00:00Z'), hints: {} }).response as Any;
+  };
+  const info = (res: Any): Any[] => res.systemActions[0].resource.extension.at(-1).extension;
+
+  it('when two calls answer the same rule for different coverages, then each answer has its own coverage and ids, the rule\'s parts are the same frozen objects, and changing one answer changes neither the other nor the next', async () => {
+    const a = await answer('11111111-1111-4111-8111-111111111111', 'cov-a');
+    const b = await answer('22222222-2222-4222-8222-222222222222', 'cov-b');
+    expect(info(a).find((e) => e.url === 'coverage').valueReference.reference).to.match(/Coverage\/cov-a$/);
+    expect(info(b).find((e) => e.url === 'coverage').valueReference.reference).to.match(/Coverage\/cov-b$/);
+    expect(a.cards[0].uuid).to.not.equal(b.cards[0].uuid);
+    const details = (res: Any) => info(res).filter((e) => e.url === 'detail' || e.url === 'reason');
+    expect(details(a)).to.have.length.greaterThan(0);
+    details(a).forEach((d, i) => {
+      expect(d).to.equal(details(b)[i]); // the same object: made once per rule
+      expect(Object.isFrozen(d)).to.equal(true);
+    });
+    const before = JSON.stringify(b);
+    expect(() => { details(a)[0].url = 'changed'; }).to.throw(TypeError); // test files run in strict mode
+    info(a).push({ url: 'date', valueDate: '1999-01-01' }); // an answer's own lists are its own
+    a.cards[0].detail = 'changed';
+    expect(JSON.stringify(b)).to.equal(before);
+    const c = await answer('11111111-1111-4111-8111-111111111111', 'cov-a');
+    expect(c.cards[0].detail).to.not.equal('changed');
+    expect(info(c).filter((e) => e.url === 'date')).to.have.length(1);
   });
 });
