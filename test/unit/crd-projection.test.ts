@@ -73,8 +73,8 @@ describe('unit: what a rule says is made once and shared by answers, which canno
   it('when two calls answer the same rule for different coverages, then each answer has its own coverage and ids, the rule\'s parts are the same frozen objects, and changing one answer changes neither the other nor the next', async () => {
     const a = await answer('11111111-1111-4111-8111-111111111111', 'cov-a');
     const b = await answer('22222222-2222-4222-8222-222222222222', 'cov-b');
-    expect(info(a).find((e) => e.url === 'coverage').valueReference.reference).to.match(/Coverage\/cov-a$/);
-    expect(info(b).find((e) => e.url === 'coverage').valueReference.reference).to.match(/Coverage\/cov-b$/);
+    expect(info(a).find((e) => e.url === 'coverage')!.valueReference.reference).to.match(/Coverage\/cov-a$/);
+    expect(info(b).find((e) => e.url === 'coverage')!.valueReference.reference).to.match(/Coverage\/cov-b$/);
     expect(a.cards[0].uuid).to.not.equal(b.cards[0].uuid);
     const details = (res: Any) => info(res).filter((e) => e.url === 'detail' || e.url === 'reason');
     expect(details(a)).to.have.length.greaterThan(0);

@@ -83,28 +83,39 @@ function cleanBundle(b: Json): boolean {
 function cleanObject(o: Json, type: string, t: R4Elements): boolean {
   const elements = t.types[type];
   if (!elements || !satisfies(t.invariants[type], o)) return false;
-  const keys = Object.keys(o);
-  if (!keys.length) return false;
-  for (const name of t.required[type] ?? []) {
-    if (name.endsWith('[x]') ? !keys.some((k) => k.startsWith(name.slice(0, -3)) && /^[A-Z]/.test(k.charAt(name.length - 3))) : o[name] === undefined) return false;
-  }
-  if (type === 'Extension' && (o.extension !== undefined) === keys.some((k) => k.startsWith('value'))) return false; // ext-1
-  for (const key of keys) {
+  // One pass over the keys, without a key list per object (a body has hundreds of objects).
+  let count = 0;
+  let hasValue = false;
+  for (const key in o) {
+    count++;
     if (key === 'resourceType') continue;
+    if (!hasValue && key.startsWith('value')) hasValue = true;
     const v = o[key];
     // `_status` carries the id and extensions of the primitive `status`: an Element, listed as its primitive is.
-    const primitiveExt = key.startsWith('_');
+    const primitiveExt = key.charCodeAt(0) === 95; // '_'
     const name = primitiveExt ? key.slice(1) : key;
     const el = Object.hasOwn(elements, name) ? elements[name] : undefined;
     if (!el || el[0].length !== 1) return false;
     const code = primitiveExt ? 'Element' : el[0][0]!;
     const inv = primitiveExt ? undefined : el[2];
+    // An element's invariants are asked only where it has some (no empty object made for every primitive).
     if (Array.isArray(v)) {
       if (!v.length) return false;
-      for (const x of v) if (!cleanValue(x, code, t) || !satisfies(inv, obj(x))) return false;
-    } else if (!cleanValue(v, code, t) || !satisfies(inv, obj(v))) return false;
+      for (const x of v) if (!cleanValue(x, code, t) || (inv && !satisfies(inv, obj(x)))) return false;
+    } else if (!cleanValue(v, code, t) || (inv && !satisfies(inv, obj(v)))) return false;
   }
+  if (!count) return false;
+  for (const name of t.required[type] ?? []) {
+    if (name.endsWith('[x]') ? !hasChoice(o, name.slice(0, -3)) : o[name] === undefined) return false;
+  }
+  if (type === 'Extension' && (o.extension !== undefined) === hasValue) return false; // ext-1
   return true;
+}
+
+/** Whether the object holds the choice element `prefix[x]` under some type (valueString, valueCoding, ...). */
+function hasChoice(o: Json, prefix: string): boolean {
+  for (const k in o) if (k.startsWith(prefix) && k.length > prefix.length && /^[A-Z]/.test(k.charAt(prefix.length))) return true;
+  return false;
 }
 
 function cleanValue(v: unknown, code: string, t: R4Elements): boolean {
