@@ -98,14 +98,32 @@ function partsOf(rule: CoverageRuleDoc): RuleParts {
 export function ruleVerdict(rule: CoverageRuleDoc, coding: { system?: string; code?: string }, base: Pick<CoverageVerdict, 'coverage' | 'date'>, questionnaire: string): CoverageVerdict {
   const r = rule.requirement;
   const parts = partsOf(rule);
-  const billingCode = coding.system && coding.code && PROCEDURE_CODE_SYSTEMS.includes(coding.system) ? [{ system: coding.system, code: coding.code }] : undefined;
-  const common = { ...base, details: parts.details, ...(billingCode ? { billingCode } : {}), assertionId: rule.id };
-  if (!r.paRequired) return { ...common, covered: 'covered', paNeeded: 'no-auth' };
-  if (r.paType === 'notification_only') return { ...common, covered: 'covered', paNeeded: 'no-auth', reason: parts.notification };
-  const docs = r.documentation.length > 0;
-  const withDocs = docs ? { docNeeded: 'clinical' as const, docPurpose: ['withpa' as const], questionnaire: [questionnaire] } : {};
-  if (r.paType === 'conditional') return { ...common, ...withDocs, covered: 'covered', paNeeded: 'conditional', infoNeeded: ['OTH'], reason: parts.conditional };
-  return { ...common, ...withDocs, covered: 'covered', paNeeded: 'auth-needed', ...(docs ? { reason: parts.documentation } : {}) };
+  // Built field by field (no spreads): one answer makes one per order.
+  const v: CoverageVerdict = { coverage: base.coverage, date: base.date, details: parts.details, assertionId: rule.id, covered: 'covered' };
+  if (coding.system && coding.code && PROCEDURE_CODE_SYSTEMS.includes(coding.system)) v.billingCode = [{ system: coding.system, code: coding.code }];
+  if (!r.paRequired) {
+    v.paNeeded = 'no-auth';
+    return v;
+  }
+  if (r.paType === 'notification_only') {
+    v.paNeeded = 'no-auth';
+    v.reason = parts.notification;
+    return v;
+  }
+  if (r.documentation.length > 0) {
+    v.docNeeded = 'clinical';
+    v.docPurpose = ['withpa'];
+    v.questionnaire = [questionnaire];
+  }
+  if (r.paType === 'conditional') {
+    v.paNeeded = 'conditional';
+    v.infoNeeded = ['OTH'];
+    v.reason = parts.conditional;
+  } else {
+    v.paNeeded = 'auth-needed';
+    if (parts.documentation.length) v.reason = parts.documentation;
+  }
+  return v;
 }
 
 function insurerLabel(model: ReadModel, cc: CoverageContext, rule: CoverageRuleDoc): string {
