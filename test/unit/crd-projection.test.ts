@@ -2,7 +2,8 @@
 // answers 400 for malformed bodies first; this is the second line: a value of the wrong shape is skipped).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { runCoverageRequirements, configurationOf } from '../../src/fhir/crd/crd.js';
+import { runCoverageRequirements, configurationOf, undetermined } from '../../src/fhir/crd/crd.js';
+import { toCoverageInformation } from '../../src/fhir/crd/coverage-info.js';
 import { gatherHookData } from '../../src/fhir/crd/hook-data.js';
 import { CRD_HOOKS, type CdsHookRequest } from '../../src/fhir/crd/types.js';
 import { buildReadModel } from '../../src/corpus/read-model.js';
@@ -90,5 +91,15 @@ describe('unit: what a rule says is made once and shared by answers, which canno
     const c = await answer('11111111-1111-4111-8111-111111111111', 'cov-a');
     expect(c.cards[0].detail).to.not.equal('changed');
     expect(info(c).filter((e) => e.url === 'date')).to.have.length(1);
+  });
+
+  it('when coverage could not be determined, then its reason is the answer\'s own (made per answer, not frozen, not shared)', () => {
+    const reasonOf = (why: string) => toCoverageInformation(undetermined(why, 'Coverage/c', 'seed', '2026-11-25')).extension!.find((e) => e.url === 'reason')!;
+    const a = reasonOf('no rule');
+    const b = reasonOf('no rule');
+    expect(a).to.not.equal(b);
+    expect(Object.isFrozen(a)).to.equal(false);
+    a.valueCodeableConcept!.text = 'changed';
+    expect(b.valueCodeableConcept!.text).to.equal('Coverage could not be determined: no rule');
   });
 });
