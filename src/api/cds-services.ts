@@ -21,7 +21,7 @@ const crdService = (id: string, hook: CrdHook, prefetch: Record<string, string>,
   id,
   hook,
   prefetch,
-  example,
+  example: { body: example },
   reads: CRD_READS,
   async run(req, hints, env) {
     const data = await gatherHookData(hook, req, env.cds.ehr.session(req.fhirServer, req.fhirAuthorization));

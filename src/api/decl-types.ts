@@ -136,8 +136,6 @@ export interface FhirResourceDecl extends FhirDeclBase {
   searchParams: readonly SearchParamDecl[];
   searchInclude?: readonly string[];
   searchRevInclude?: readonly string[];
-  /** An id the read answers from the bundled sample corpus (the OpenAPI example). */
-  readExample?: string;
   /** Read by id; a 404 Failure when there is no such resource. Omit when read is not served. */
   read?(id: string, env: OpEnv): OpResult | Promise<OpResult>;
   /** A searchset Bundle. Omit when search is not served. */
@@ -149,8 +147,8 @@ export interface CdsServiceDecl {
   id: string;
   hook: CrdHook;
   prefetch: Record<string, string>;
-  /** A hook request a standard client sends (the OpenAPI example; ./examples/README.md). */
-  example?: unknown;
+  /** A hook request a standard client sends (the OpenAPI example's body; ./examples/README.md). */
+  example?: DeclExample;
   /** What the service reads of the request's resources (acceptance policy, ./shape/reads.ts). */
   reads: ReadSet;
   run(req: CdsHookRequest, hints: ExplicitHints, env: OpEnv): { body: CdsResponse; scope: Scope } | Promise<{ body: CdsResponse; scope: Scope }>;

@@ -114,7 +114,7 @@ function cleanObject(o: Json, type: string, t: R4Elements): boolean {
 
 /** Whether the object holds the choice element `prefix[x]` under some type (valueString, valueCoding, ...). */
 function hasChoice(o: Json, prefix: string): boolean {
-  for (const k in o) if (k.startsWith(prefix) && k.length > prefix.length && /^[A-Z]/.test(k.charAt(prefix.length))) return true;
+  for (const k in o) if (k.startsWith(prefix) && /^[A-Z]/.test(k.charAt(prefix.length))) return true;
   return false;
 }
 

@@ -7,6 +7,7 @@ import { CDS_SERVICES } from '../../api/cds-services.js';
 import { parseHints, type CdsServiceDecl } from '../../api/decl-types.js';
 import { badRequest } from '../../domain/api-error.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
+import { bodyOf } from '../openapi-examples.js';
 import type { RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 import { answer, opEnv, toApiError } from './fhir-routes.js';
 import { isRecord } from '../../domain/json.js';
@@ -109,7 +110,7 @@ function serviceRoute(s: CdsServiceDecl): RouteDef {
         { name: 'state', in: 'query', required: false, description: 'Optional member state', schema: { type: 'string' } },
         { name: 'program', in: 'query', required: false, description: 'Optional program', schema: { type: 'string' } },
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['hook', 'hookInstance', 'context'] }, ...(s.example !== undefined ? { example: s.example } : {}) } } },
+      requestBody: bodyOf('application/json', { type: 'object', required: ['hook', 'hookInstance', 'context'] }, s.example),
       responses: {
         '200': { description: 'Cards and system actions', schema: CdsResponseSchema },
         '400': { description: 'Not a request for this hook, or invalid state/program', schema: ErrorBody },

@@ -227,7 +227,7 @@ function resourceRoutes(d: FhirResourceDecl, deps: Pick<AppDeps, 'config'>): Rou
         summary: `Read ${d.resourceType}`,
         description: d.description,
         tags: ['fhir'],
-        parameters: [{ name: 'id', in: 'path', required: true, description: 'Logical id', schema: { type: 'string' }, ...(d.readExample ? { example: d.readExample } : {}) }],
+        parameters: [withExample({ name: 'id', in: 'path', required: true, description: 'Logical id', schema: { type: 'string' } }, d.example)],
         responses: { '200': { description: `FHIR R4 ${d.resourceType}`, schema: resourceSchema(d.resourceType) }, '404': oo('No such resource'), ...keyed },
       },
     });
