@@ -215,3 +215,89 @@ describe('curated facts: deriving a rule', () => {
     expect(report.unused).to.deep.equal([]);
   });
 });
+
+describe('curated facts: a hand-over (follows) serves the followed program\'s rule', () => {
+  const dualRule = (over: Partial<CoverageRuleDoc> = {}) => baseRule({ id: 'tx.dual-eligible.d.hepatitis-c', program: 'dual_eligible', ...over });
+  const partD = (over: Partial<Fact> = {}) => fact({
+    ref: 'national/pd.yaml#pd', id: 'pd', file: 'national', jurisdictions: 'all', programs: ['part_d'],
+    requirement: { pa_required: true, pa_type: 'conditional', pa_mode: 'plan_may_require', criteria: 'The Part D plan decides.' },
+    evidence: [{ source: { id: 'mg', url: 'https://www.medicare.gov/plan-rules', title: 'Drug plan rules', publisher: 'CMS' }, locator: 'Prior authorization' }],
+    ...over,
+  });
+  const pdRoute = () => route({ ref: 'national/pd.yaml#cd', id: 'cd', file: 'national', jurisdictions: 'all', programs: ['part_d'], submission: { channel: 'phone', target: 'The Part D plan (coverage determination)' } });
+  const handOver = (over: Partial<Fact> = {}) => fact({
+    ref: 'TX.yaml#duals', id: 'duals', programs: ['dual_eligible'], follows: 'part_d', subjects: { kind: 'drug' }, requirement: undefined,
+    scopeBasis: 'Texas Medicaid does not pay for the drugs of people who also have Medicare; their Part D plan covers them.',
+    evidence: [{ source: SOURCE, locator: 'Medicare Part D section' }], checked: '2026-11-19',
+    ...over,
+  });
+
+  it('when the followed rule is verified and the hand-over twice read, then the rule is verified with the scope first and both evidences', () => {
+    const { rules, report } = applyFacts([dualRule()], [partD(), pdRoute(), handOver()]);
+    const r = rules[0];
+    expect(r.verification.status).to.equal('verified');
+    expect(r.requirement).to.include({ paRequired: true, paType: 'conditional', paMode: 'plan_may_require' });
+    expect(r.requirement.criteria).to.equal('Texas Medicaid does not pay for the drugs of people who also have Medicare; their Part D plan covers them. The Part D plan decides.');
+    expect(r.submission).to.deep.equal({ channel: 'phone', target: 'The Part D plan (coverage determination)' });
+    expect(r.evidence!.map((e) => e.locator)).to.deep.equal(['Medicare Part D section', 'Prior authorization', 'How to request PA']);
+    expect(r.source.url).to.equal('https://www.medicare.gov/plan-rules');
+    expect(r.verification.lastVerified).to.equal('2026-11-18');
+    expect(report.errors).to.deep.equal([]);
+    expect(report.unused).to.deep.equal([]);
+  });
+
+  it('when the hand-over has no second read, or the followed rule is not verified, then the rule stays sample', () => {
+    const unread = applyFacts([dualRule()], [partD(), pdRoute(), handOver({ review: { first_read: 'a' } })]).rules[0];
+    expect(unread.verification.status).to.equal('sample');
+    expect(unread.verification.caveat).to.match(/awaiting an independent second read/);
+    const noRoute = applyFacts([dualRule()], [partD(), handOver()]).rules[0];
+    expect(noRoute.verification.status).to.equal('sample');
+    expect(noRoute.verification.caveat).to.match(/the submission route/);
+  });
+
+  it('when the hand-over is disputed, then it is not applied and the rule keeps its generator content', () => {
+    const { rules, report } = applyFacts([dualRule()], [partD(), pdRoute(), handOver({ review: { first_read: 'a', disputed: 'no such sentence' } })]);
+    expect(rules[0].requirement.criteria).to.equal('template');
+    expect(rules[0].verification.status).to.equal('sample');
+    expect(report.disputed).to.deep.equal(['TX.yaml#duals']);
+  });
+
+  it('a hand-over covers only its subjects and jurisdiction; the followed program\'s own rule is unchanged', () => {
+    const narrow = handOver({ subjects: ['hiv_antiretrovirals'] });
+    const pdRule = baseRule({ id: 'tx.part-d.d.hepatitis-c', program: 'part_d' });
+    const okDual = dualRule({ id: 'ok.dual-eligible.d.hepatitis-c', jurisdiction: 'OK' });
+    const { rules } = applyFacts([dualRule(), pdRule, okDual], [partD(), pdRoute(), narrow, handOver({ ref: 'TX.yaml#d2', id: 'd2', subjects: ['hepatitis_c'] })]);
+    expect(rules[0].verification.status).to.equal('verified');
+    expect(rules[1].requirement.criteria).to.equal('The Part D plan decides.');
+    expect(rules[2].verification.status).to.equal('sample');
+    expect(rules[2].requirement.criteria).to.equal('template');
+  });
+
+  it('when the program\'s own facts also cover a handed-over rule, two hand-overs tie, or hand-overs loop, then each is a build error', () => {
+    const own = fact({ ref: 'TX.yaml#own', id: 'own', programs: ['dual_eligible'] });
+    expect(applyFacts([dualRule()], [partD(), pdRoute(), handOver(), own]).report.errors.join()).to.match(/TX\.yaml#duals hand\(s\) it to another program, but TX\.yaml#own cover\(s\) it too/);
+    expect(applyFacts([dualRule()], [partD(), pdRoute(), handOver(), handOver({ ref: 'TX.yaml#d3', id: 'd3' })]).report.errors.join()).to.match(/TX\.yaml#duals and TX\.yaml#d3 both hand it over/);
+    const back = handOver({ ref: 'TX.yaml#back', id: 'back', programs: ['part_d'], follows: 'dual_eligible' });
+    expect(applyFacts([dualRule()], [handOver(), back]).report.errors.join()).to.match(/hand-overs loop \(dual_eligible -> part_d -> dual_eligible\)/);
+  });
+
+  it('a hand-over may lead to another (CHIP follows Medicaid managed care, which follows fee-for-service): both scopes and evidences are served', () => {
+    const chipRule = baseRule({ id: 'tx.chip.d.hepatitis-c', program: 'chip' });
+    const chipToMco = handOver({ ref: 'TX.yaml#chip', id: 'chip', programs: ['chip'], follows: 'medicaid_mco', scopeBasis: 'CHIP is Medicaid here.', evidence: [{ source: SOURCE, locator: 'CHIP design' }] });
+    const mcoToFfs = handOver({ ref: 'TX.yaml#mco', id: 'mco', programs: ['medicaid_mco'], follows: 'medicaid_ffs', scopeBasis: 'Plans use the state PDL.', evidence: [{ source: SOURCE, locator: 'Unified PDL' }] });
+    const r = applyFacts([chipRule], [fact(), route(), chipToMco, mcoToFfs]).rules[0];
+    expect(r.verification.status).to.equal('verified');
+    expect(r.requirement.criteria).to.equal('CHIP is Medicaid here. Plans use the state PDL. Non-preferred agents need PA.');
+    expect(r.evidence!.map((e) => e.locator)).to.deep.equal(['CHIP design', 'Unified PDL', 'Hepatitis C agents', 'How to request PA']);
+  });
+
+  it('the loader: a hand-over needs scope_basis, states nothing of its own, and never follows its own program', () => {
+    const base = { programs: ['dual_eligible'], follows: 'part_d', subjects: { kind: 'drug' }, requirement: undefined, scope_basis: 'Duals get drugs from Part D.' };
+    expect(loadOne(factYaml(base)).errors).to.deep.equal([]);
+    expect(loadOne(factYaml(base)).facts[0].follows).to.equal('part_d');
+    expect(loadOne(factYaml({ ...base, scope_basis: undefined })).errors.join()).to.match(/a follows fact needs scope_basis/);
+    expect(loadOne(factYaml({ ...base, requirement: { pa_required: false, pa_type: 'none', criteria: 'x' } })).errors.join()).to.match(/sets no requirement, submission, clock or effective of its own/);
+    expect(loadOne(factYaml({ ...base, programs: ['part_d'] })).errors.join()).to.match(/follows part_d, one of its own programs/);
+    expect(loadOne(factYaml({ ...base, follows: 'medicare_part_z' })).errors.join()).to.match(/follows/);
+  });
+});

@@ -16,6 +16,9 @@ export const UNDATED_SOURCE_CONFIDENCE = 0.8;
 export const SAMPLE_WITH_FACTS_CONFIDENCE = 0.6;
 export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official source for this rule yet; ask the payer when it will decide.';
 
+/** A served rule's criteria limit (the ingest schema's). */
+const MAX_CRITERIA = 4000;
+
 const GROUPS = ['requirement', 'submission', 'clock', 'effective'] as const;
 type Group = (typeof GROUPS)[number];
 
@@ -37,11 +40,16 @@ function specificity(f: Fact): number {
   return (Array.isArray(f.subjects) ? 2 : 0) + (f.jurisdictions === 'all' ? 0 : 1);
 }
 
-function covers(f: Fact, rule: CoverageRuleDoc): boolean {
-  if (f.jurisdictions !== 'all' && !f.jurisdictions.includes(rule.jurisdiction)) return false;
-  if (!f.programs.includes(rule.program)) return false;
-  return Array.isArray(f.subjects) ? f.subjects.includes(rule.subject.code) : (f.subjects as { kind: string }).kind === rule.subject.kind;
+/** A program-level rule's place: the jurisdiction, program and subject a fact may cover. */
+type Place = Pick<CoverageRuleDoc, 'jurisdiction' | 'program'> & { subject: Pick<CoverageRuleDoc['subject'], 'code' | 'kind'> };
+
+function covers(f: Fact, at: Place): boolean {
+  if (f.jurisdictions !== 'all' && !f.jurisdictions.includes(at.jurisdiction)) return false;
+  if (!f.programs.includes(at.program)) return false;
+  return Array.isArray(f.subjects) ? f.subjects.includes(at.subject.code) : (f.subjects as { kind: string }).kind === at.subject.kind;
 }
+
+const placeName = (at: Place): string => `${at.jurisdiction}/${at.program}/${at.subject.code}`;
 
 const reviewed = (f: Fact): boolean => !!f.review.second_read && !f.review.disputed;
 
@@ -57,19 +65,15 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
   const report: ApplyReport = { verified: 0, partial: 0, demoted: [], unused: [], disputed: [], errors: [] };
   const used = new Set<string>();
   const byProgram = new Map<string, Fact[]>();
+  const handOversByProgram = new Map<string, Fact[]>();
   for (const f of facts) {
     if (f.review.disputed) { report.disputed.push(f.ref); continue; }
-    for (const p of f.programs) (byProgram.get(p) ?? byProgram.set(p, []).get(p)!).push(f);
+    const index = f.follows ? handOversByProgram : byProgram;
+    for (const p of f.programs) (index.get(p) ?? index.set(p, []).get(p)!).push(f);
   }
 
-  const out = rules.map((rule) => {
-    if (rule.payer) {
-      // Payer-level rules are not derived from facts (yet): never verified.
-      if (rule.verification.status !== 'verified') return rule;
-      report.demoted.push(rule.id);
-      return { ...rule, verification: { ...rule.verification, status: 'sample' as const, confidence: Math.min(rule.verification.confidence, SAMPLE_WITH_FACTS_CONFIDENCE), caveat: 'Payer-level rule not traced to curated facts.' } };
-    }
-    const candidates = (byProgram.get(rule.program) ?? []).filter((f) => covers(f, rule));
+  /** The most specific fact setting each group at a place (two of equal specificity: a build error). */
+  function choose(at: Place, candidates: readonly Fact[]): Partial<Record<Group, Fact>> {
     const chosen: Partial<Record<Group, Fact>> = {};
     for (const g of GROUPS) {
       const withGroup = candidates.filter((f) => f[g] !== undefined);
@@ -77,7 +81,7 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
       const top = Math.max(...withGroup.map(specificity));
       const best = withGroup.filter((f) => specificity(f) === top);
       if (best.length > 1) {
-        report.errors.push(`${rule.id}: ${best.map((f) => f.ref).join(' and ')} both set ${g}`);
+        report.errors.push(`${placeName(at)}: ${best.map((f) => f.ref).join(' and ')} both set ${g}`);
         continue;
       }
       chosen[g] = best[0];
@@ -87,15 +91,57 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
       delete chosen.submission;
       delete chosen.clock;
     }
-    for (const f of Object.values(chosen)) used.add(f.ref);
-    return derive(rule, chosen, report);
+    return chosen;
+  }
+
+  /**
+   * The facts that decide a place: its own program's facts, or, where a hand-over (`follows`) covers it, the facts of
+   * the followed program at the same jurisdiction and subject (followed in turn where that one hands over too).
+   */
+  function resolve(at: Place, seen: readonly string[]): { chosen: Partial<Record<Group, Fact>>; handOvers: Fact[] } {
+    const own = (byProgram.get(at.program) ?? []).filter((f) => covers(f, at));
+    const handOvers = (handOversByProgram.get(at.program) ?? []).filter((f) => covers(f, at));
+    if (!handOvers.length) return { chosen: choose(at, own), handOvers: [] };
+    if (own.length) {
+      report.errors.push(`${placeName(at)}: ${handOvers.map((f) => f.ref).join(', ')} hand(s) it to another program, but ${own.map((f) => f.ref).join(', ')} cover(s) it too (narrow the subjects)`);
+      return { chosen: {}, handOvers: [] };
+    }
+    const top = Math.max(...handOvers.map(specificity));
+    const best = handOvers.filter((f) => specificity(f) === top);
+    if (best.length > 1) {
+      report.errors.push(`${placeName(at)}: ${best.map((f) => f.ref).join(' and ')} both hand it over`);
+      return { chosen: {}, handOvers: [] };
+    }
+    const next: Place = { jurisdiction: at.jurisdiction, program: best[0].follows!, subject: at.subject };
+    if (seen.includes(next.program)) {
+      report.errors.push(`${placeName(at)}: hand-overs loop (${[...seen, at.program, next.program].join(' -> ')})`);
+      return { chosen: {}, handOvers: [] };
+    }
+    const followed = resolve(next, [...seen, at.program]);
+    return { chosen: followed.chosen, handOvers: [best[0], ...followed.handOvers] };
+  }
+
+  const out = rules.map((rule) => {
+    if (rule.payer) {
+      // Payer-level rules are not derived from facts (yet): never verified.
+      if (rule.verification.status !== 'verified') return rule;
+      report.demoted.push(rule.id);
+      return { ...rule, verification: { ...rule.verification, status: 'sample' as const, confidence: Math.min(rule.verification.confidence, SAMPLE_WITH_FACTS_CONFIDENCE), caveat: 'Payer-level rule not traced to curated facts.' } };
+    }
+    const { chosen, handOvers } = resolve(rule, []);
+    for (const f of [...handOvers, ...Object.values(chosen)]) used.add(f.ref);
+    return derive(rule, chosen, handOvers, report);
   });
   for (const f of facts) if (!used.has(f.ref) && !f.review.disputed) report.unused.push(f.ref);
   return { rules: out, report };
 }
 
-function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, report: ApplyReport): CoverageRuleDoc {
-  const factsUsed = [...new Set(Object.values(chosen))];
+/**
+ * A rule from the facts chosen for it. `handOvers` are the follows facts that led to the chosen facts' program: their
+ * scope statements go before the criteria, their evidence before the rule's, and they must be reviewed too.
+ */
+function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, handOvers: readonly Fact[], report: ApplyReport): CoverageRuleDoc {
+  const factsUsed = [...new Set([...handOvers, ...Object.values(chosen)])];
   if (!factsUsed.length) {
     if (rule.verification.status !== 'verified') return rule;
     report.demoted.push(rule.id);
@@ -115,13 +161,14 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, rep
     next.requirement = {
       paRequired: mode === 'voluntary' ? false : req.pa_required,
       paType: req.pa_type,
-      criteria: req.criteria,
+      criteria: [...handOvers.map((f) => f.scopeBasis!), req.criteria].join(' '),
       documentation: none ? [] : distinctItems(req.documentation ?? []),
       ...(req.pa_mode ? { paMode: req.pa_mode } : {}),
       ...(req.new_starts_only !== undefined ? { newStartsOnly: req.new_starts_only } : {}),
       ...(req.step_therapy && !none ? { stepTherapy: req.step_therapy } : {}),
       ...(req.quantity_limit && !none ? { quantityLimit: req.quantity_limit } : {}),
     };
+    if (next.requirement.criteria.length > MAX_CRITERIA) report.errors.push(`${rule.id}: criteria with the hand-over's scope_basis run past ${MAX_CRITERIA} characters`);
     if (chosen.requirement!.federalOverride !== undefined) next.federalOverride = chosen.requirement!.federalOverride;
     const first = chosen.requirement!.evidence[0].source;
     next.source = { url: first.url, title: first.title, publisher: first.publisher };

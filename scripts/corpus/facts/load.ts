@@ -32,6 +32,8 @@ export interface Fact {
   programs: readonly Program[];
   subjects: readonly string[] | { kind: SubjectKind };
   scopeBasis?: string;
+  /** A hand-over: these programs take the followed program's rule for the same jurisdiction and subject. */
+  follows?: Program;
   requirement?: {
     pa_required: boolean;
     pa_type: PaType;
@@ -176,7 +178,11 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
           errors.push(`${ref}: covers medicaid_mco or chip without scope_basis (why the fact applies there)`);
         }
       }
-      if (!f.requirement && !f.submission && !f.clock && !f.effective) errors.push(`${ref}: states nothing (no requirement, submission, clock or effective)`);
+      if (f.follows) {
+        if (f.requirement || f.submission || f.clock || f.effective) errors.push(`${ref}: a follows fact sets no requirement, submission, clock or effective of its own`);
+        if (!f.scope_basis) errors.push(`${ref}: a follows fact needs scope_basis (why ${f.follows}'s rule applies to ${f.programs.join(', ')})`);
+        if (f.programs.includes(f.follows)) errors.push(`${ref}: follows ${f.follows}, one of its own programs`);
+      } else if (!f.requirement && !f.submission && !f.clock && !f.effective) errors.push(`${ref}: states nothing (no requirement, submission, clock or effective)`);
       const r = f.requirement;
       if (r) {
         const mode = r.pa_mode ?? 'required';
@@ -197,6 +203,7 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
       facts.push({
         ref, id: f.id, file: file.jurisdiction, jurisdictions, programs: f.programs, subjects: f.subjects,
         ...(f.scope_basis ? { scopeBasis: f.scope_basis } : {}),
+        ...(f.follows ? { follows: f.follows } : {}),
         ...(r ? { requirement: r } : {}),
         ...(f.submission ? { submission: f.submission } : {}),
         ...(f.clock ? { clock: f.clock } : {}),

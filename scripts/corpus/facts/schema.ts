@@ -31,6 +31,8 @@ const fact = {
     },
     programs: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...PROGRAMS] } },
     scope_basis: text(1000),
+    /** The program whose rule this fact's programs take over for its subjects (FORMAT.md, "follows"). */
+    follows: { enum: [...PROGRAMS] },
     subjects: {
       oneOf: [
         { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...DRUG_CLASSES, ...SERVICE_CATEGORIES] } },
