@@ -164,6 +164,18 @@ describe('sample corpus consistency (every generated rule)', () => {
 
     it('MA-PD and dual drug rules carry the Part D requirement of the same state', () => {
       let n = 0;
+      const everyProgramRule = new Map(allRules.filter((x) => !x.payer).map((x) => [key(x), x]));
+      for (const r of everyProgramRule.values()) {
+        if ((r.program !== 'medicare_advantage' && r.program !== 'dual_eligible') || r.subject.kind !== 'drug' || !derived.has(key(r))) continue;
+        // A hand-over (corpus/facts FORMAT.md, "follows"): the Part D rule as the facts derive it, the state's scope first.
+        const d = everyProgramRule.get(key(r, 'part_d'))!;
+        expect(derived.has(key(d)), `${r.id}: the Part D rule it follows is derived from facts`).to.equal(true);
+        expect(requirementOf(r), r.id).to.deep.equal(requirementOf(d));
+        expect([r.submission, r.source], r.id).to.deep.equal([d.submission, d.source]);
+        expect(r.requirement.criteria.endsWith(` ${d.requirement.criteria}`), r.id).to.equal(true);
+        expect(r.evidence!.length, r.id).to.be.greaterThan(d.evidence!.length);
+        n++;
+      }
       for (const r of programRules.filter((x) => (x.program === 'medicare_advantage' || x.program === 'dual_eligible') && x.subject.kind === 'drug')) {
         const d = byKey.get(key(r, 'part_d'))!;
         if (!d && derived.has(key(r, 'part_d'))) { n++; continue; } // the Part D rule comes from curated facts
