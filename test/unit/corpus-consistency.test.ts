@@ -57,7 +57,9 @@ describe('sample corpus consistency (every generated rule)', () => {
     byKey = new Map(programRules.map((r) => [key(r), r]));
     stateHosts = new Set(jur.map((j) => new URL(j.medicaidAgency.url).host));
     officialHosts = loadFacts(join(root, 'corpus', 'facts'), root).hosts;
-    expect(rules.length).to.be.greaterThan(10000);
+    // The whole corpus, and the generator's share of it (which shrinks as curated facts verify more rules).
+    expect(allRules.length).to.be.greaterThan(10000);
+    expect(rules.length).to.be.greaterThan(5000);
   });
 
   describe('verification status', () => {
