@@ -291,6 +291,13 @@ describe('curated facts: a hand-over (follows) serves the followed program\'s ru
     expect(r.evidence!.map((e) => e.locator)).to.deep.equal(['CHIP design', 'Unified PDL', 'Hepatitis C agents', 'How to request PA']);
   });
 
+  it('when the scope statement and the followed criteria together pass the served limit (4,000 characters), then the build says so', () => {
+    const long = partD({ requirement: { pa_required: true, pa_type: 'conditional', pa_mode: 'plan_may_require', criteria: 'x'.repeat(3500) } });
+    expect(applyFacts([dualRule()], [long, pdRoute(), handOver()]).report.errors).to.deep.equal([]);
+    const longer = handOver({ scopeBasis: 'y'.repeat(600) });
+    expect(applyFacts([dualRule()], [long, pdRoute(), longer]).report.errors.join()).to.match(/tx\.dual-eligible\.d\.hepatitis-c: criteria with the hand-over's scope_basis run past 4000 characters/);
+  });
+
   it('the loader: a hand-over needs scope_basis, states nothing of its own, and never follows its own program', () => {
     const base = { programs: ['dual_eligible'], follows: 'part_d', subjects: { kind: 'drug' }, requirement: undefined, scope_basis: 'Duals get drugs from Part D.' };
     expect(loadOne(factYaml(base)).errors).to.deep.equal([]);
