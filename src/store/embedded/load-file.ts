@@ -5,7 +5,7 @@
 // harmless meanwhile (the last line of an id wins). Same result, same corruption threshold as nedb's own load.
 // Writing (appendThrough): nedb's lines, appended through a descriptor kept open instead of a file opened and closed
 // per write.
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 
@@ -49,13 +49,33 @@ function treat(raw: string, threshold: number): Loaded {
   return { data: [...byId.values()], indexes };
 }
 
+/**
+ * The file's text without a torn last line. A process killed in the middle of an append leaves a line without its
+ * newline; that write was never acknowledged (a write resolves only after its whole line is appended and fsync'd),
+ * but the next append would be glued onto it and lost with it on the following load. So the torn tail is cut off,
+ * durably, before anything is appended.
+ */
+async function dropTornTail(filename: string): Promise<string> {
+  const raw = await readFile(filename);
+  if (raw.length === 0 || raw[raw.length - 1] === 0x0a) return raw.toString('utf8');
+  const keep = raw.lastIndexOf(0x0a) + 1;
+  const handle = await open(filename, 'r+');
+  try {
+    await handle.truncate(keep);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return raw.subarray(0, keep).toString('utf8');
+}
+
 /** Loads a datastore from its file as described above. */
 export async function loadDatastore(db: { persistence: unknown; loadDatabaseAsync(): Promise<void> }): Promise<void> {
   const p = db.persistence as Persistence;
   const { treatRawStreamAsync, persistCachedDatabaseAsync } = p;
   p.treatRawStreamAsync = async (stream) => {
     stream.destroy();
-    return treat(await readFile(p.filename, 'utf8'), p.corruptAlertThreshold);
+    return treat(await dropTornTail(p.filename), p.corruptAlertThreshold);
   };
   p.persistCachedDatabaseAsync = () => Promise.resolve();
   try {
