@@ -72,19 +72,22 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
     for (const p of f.programs) (index.get(p) ?? index.set(p, []).get(p)!).push(f);
   }
 
-  /** The most specific fact setting each group at a place (two of equal specificity: a build error). */
+  /** The most specific of the facts at a place; two of equal specificity are a build error (`what` they both do). */
+  function mostSpecific(at: Place, facts: readonly Fact[], what: string): Fact | undefined {
+    const top = Math.max(...facts.map(specificity));
+    const best = facts.filter((f) => specificity(f) === top);
+    if (best.length === 1) return best[0];
+    report.errors.push(`${placeName(at)}: ${best.map((f) => f.ref).join(' and ')} both ${what}`);
+    return undefined;
+  }
+
+  /** The most specific fact setting each group at a place. */
   function choose(at: Place, candidates: readonly Fact[]): Partial<Record<Group, Fact>> {
     const chosen: Partial<Record<Group, Fact>> = {};
     for (const g of GROUPS) {
       const withGroup = candidates.filter((f) => f[g] !== undefined);
-      if (!withGroup.length) continue;
-      const top = Math.max(...withGroup.map(specificity));
-      const best = withGroup.filter((f) => specificity(f) === top);
-      if (best.length > 1) {
-        report.errors.push(`${placeName(at)}: ${best.map((f) => f.ref).join(' and ')} both set ${g}`);
-        continue;
-      }
-      chosen[g] = best[0];
+      const best = withGroup.length ? mostSpecific(at, withGroup, `set ${g}`) : undefined;
+      if (best) chosen[g] = best;
     }
     // Where the requirement fact says no PA applies, no route or clock is served, so none is used (or needed).
     if (chosen.requirement?.requirement?.pa_type === 'none') {
@@ -106,19 +109,15 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
       report.errors.push(`${placeName(at)}: ${handOvers.map((f) => f.ref).join(', ')} hand(s) it to another program, but ${own.map((f) => f.ref).join(', ')} cover(s) it too (narrow the subjects)`);
       return { chosen: {}, handOvers: [] };
     }
-    const top = Math.max(...handOvers.map(specificity));
-    const best = handOvers.filter((f) => specificity(f) === top);
-    if (best.length > 1) {
-      report.errors.push(`${placeName(at)}: ${best.map((f) => f.ref).join(' and ')} both hand it over`);
-      return { chosen: {}, handOvers: [] };
-    }
-    const next: Place = { jurisdiction: at.jurisdiction, program: best[0].follows!, subject: at.subject };
+    const best = mostSpecific(at, handOvers, 'hand it over');
+    if (!best) return { chosen: {}, handOvers: [] };
+    const next: Place = { jurisdiction: at.jurisdiction, program: best.follows!, subject: at.subject };
     if (seen.includes(next.program)) {
       report.errors.push(`${placeName(at)}: hand-overs loop (${[...seen, at.program, next.program].join(' -> ')})`);
       return { chosen: {}, handOvers: [] };
     }
     const followed = resolve(next, [...seen, at.program]);
-    return { chosen: followed.chosen, handOvers: [best[0], ...followed.handOvers] };
+    return { chosen: followed.chosen, handOvers: [best, ...followed.handOvers] };
   }
 
   const out = rules.map((rule) => {
