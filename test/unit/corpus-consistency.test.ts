@@ -175,6 +175,8 @@ describe('sample corpus consistency (every generated rule)', () => {
         if (!followsPartD(r) || !derived.has(key(r))) continue;
         // A hand-over (corpus/facts FORMAT.md, "follows"): the Part D rule as the facts derive it, the state's scope first.
         const d = everyProgramRule.get(key(r, 'part_d'))!;
+        // One awaiting its second read is sample and keeps the generator's clock: only a verified one is the Part D rule.
+        if (r.verification.status !== 'verified') { expect(r.verification.status, r.id).to.equal('sample'); n++; continue; }
         expect(derived.has(key(d)), `${r.id}: the Part D rule it follows is derived from facts`).to.equal(true);
         expect(requirementOf(r), r.id).to.deep.equal(requirementOf(d));
         expect([r.submission, r.source], r.id).to.deep.equal([d.submission, d.source]);
