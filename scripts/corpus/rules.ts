@@ -477,6 +477,16 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
     const subj: Subject = { kind: 'drug', code: dc };
     out.push(rule({ id: ruleId(f.code, program, subj), state: f.code, program, subj, ...partDDrugContent(dc, TRADITIONAL_DRUG_PREFIX) }));
   }
+  // The standard pharmacy benefit likewise: the separate drug plan's (sample, as above).
+  {
+    const subj = svc('pharmacy_standard');
+    out.push(rule({
+      id: ruleId(f.code, program, subj), state: f.code, program, subj, paType: 'conditional',
+      criteria: `Usual benefit: Part D. ${TRADITIONAL_DRUG_PREFIX} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception.`,
+      documentation: ['Diagnosis', 'Formulary alternatives tried', 'Prescriber supporting statement (for exceptions)'],
+      submission: partDSubmission, turnaround: TA.partD, source: cite(SRC.ecfr423120), verification: illustrative(),
+    }));
+  }
   // Categories with no PA under Original Medicare (derived from the national lists: served as sample).
   const NONE: ServiceCategory[] = [
     'advanced_imaging', 'behavioral_health_inpatient', 'behavioral_health_outpatient', 'diagnostic_imaging', 'home_health',
