@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
@@ -123,6 +124,24 @@ export class PortInUseError extends Error {
   }
 }
 
+/**
+ * The bundled corpus is loaded on a first start only, so a store keeps what it loaded before when the service is
+ * upgraded. Where the bundled corpus's verified count (fixtures/coverage.json, written by the build) differs from
+ * what the store serves, the operator is told how to load it; nothing is replaced without being asked.
+ */
+function warnIfBundledDiffers(fixturesDir: string, servedVerified: number, log: Logger): void {
+  let bundled: unknown;
+  try {
+    bundled = (JSON.parse(readFileSync(join(fixturesDir, 'coverage.json'), 'utf8')) as { verified?: unknown }).verified;
+  } catch {
+    return; // no bundled coverage table (a custom fixtures directory): nothing to compare
+  }
+  if (typeof bundled !== 'number' || bundled === servedVerified) return;
+  log.warn({ bundledVerified: bundled, servedVerified, fixturesDir },
+    `this store serves ${servedVerified} verified rules; the bundled corpus has ${bundled} (the store keeps the corpus it loaded first): npx prauth ingest ${fixturesDir} loads it`);
+  log.flush(); // the log is buffered; an operator reads this at start-up, not at the next 4 KB
+}
+
 export async function startService(config: Config, log: Logger, extend?: (deps: AppDeps) => Promise<void> | void): Promise<RunningService> {
   // The port first: a port in use is reported before any data directory is created or corpus loaded. Until the
   // service is ready the server answers 503 with Retry-After, rendered for the address's surface like every error.
@@ -156,12 +175,14 @@ export async function startService(config: Config, log: Logger, extend?: (deps: 
     const repaired = await recoverIngests(store); // finish an ingest a crash interrupted (write-ahead journal)
     if (repaired.length) log.warn({ corpusVersions: repaired }, 'completed interrupted ingests from the journal');
     const now = () => new Date();
-    if (config.loadSample && (await readCorpusVersion(store)) === 0 && existsSync(config.fixturesDir)) {
+    const storeHadCorpus = (await readCorpusVersion(store)) !== 0;
+    if (config.loadSample && !storeHadCorpus && existsSync(config.fixturesDir)) {
       const report = await runIngest({ store, now }, config.fixturesDir);
       log.info({ added: report.added, rejected: report.rejected.length, corpusVersion: report.corpusVersion }, 'loaded the bundled sample corpus');
     }
     step('loading the corpus');
     const corpus = await createCorpusHolder(store, { verifiedOnly: config.serveVerifiedOnly });
+    if (config.loadSample && storeHadCorpus) warnIfBundledDiffers(config.fixturesDir, corpus.current.counts.verified, log);
     corpus.startPolling(config.corpusPollSeconds * 1000, (err) => log.warn({ err }, 'corpus refresh failed'));
     const deps = buildServices({
       config,

@@ -91,7 +91,8 @@ The manifest counts rules per status (\`dataset.rules_by_status\`).
 
 - **Program-level rules** for 51 jurisdictions x 7 programs x 40 subjects (20 drug classes, 20 service categories).
   Coverage is ${pct(stats.pct)} of the ${TOTAL_COMBINATIONS} combinations. The gaps are structural only: dental, long-term care
-  and compounded drugs in Medicare Advantage, most subjects in Traditional Medicare, Part D service categories other
+  and compounded drugs in Medicare Advantage, weight-loss drugs, dental and long-term care in Traditional Medicare
+  (its other drug classes and standard pharmacy repeat the Part D rule, as a separate drug plan covers them), Part D service categories other
   than pharmacy and specialty drugs, MCO rules in states without MCOs, and CHIP long-term care, nursing facility and
   hospice. Per program: ${PROGRAMS.map((p) => `${p} ${pct(stats.perProgram[p])}`).join(', ')}.
 - **One requirement per program and subject.** The generator has no per-state, per-payer, hashed or random variants, so

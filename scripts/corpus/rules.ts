@@ -212,6 +212,7 @@ const MA_SERVICE: Partial<Record<ServiceCategory, { paType: PaType; criteria?: s
 const MA_PREFIX = "Medicare Advantage: the member's plan sets its own PA list; MA plans may use PA only to confirm diagnoses or other medical criteria and medical necessity (42 CFR 422.138).";
 const DUAL_PREFIX = 'Duals: Medicare pays first (through the D-SNP or Medicare plan); Medicaid covers Medicaid-only benefits.';
 const PARTD_PREFIX = 'Part D: formulary PA/ST/QL; a request is a coverage determination.';
+const TRADITIONAL_DRUG_PREFIX = 'Original Medicare covers most outpatient drugs only through a separate Medicare drug plan (Part D), whose formulary PA/ST/QL apply; a request is a coverage determination.';
 
 const maSubmission: Submission = { channel: 'portal', target: "The member's Medicare Advantage plan (named on the member's plan ID card): the plan's provider portal" };
 const partDSubmission: Submission = { channel: 'epa', target: "The member's Part D plan (named on the member's plan ID card): ePA, the plan's portal, phone or fax" };
@@ -465,6 +466,25 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
       turnaround: TA.opd,
       source: cite(SRC.ecfr41983),
       verification: federalFact(0.8),
+    }));
+  }
+  // The other drug classes: Original Medicare (Parts A and B) has no outpatient drug benefit of its own; a person in it
+  // gets drug coverage by joining a separate Medicare drug plan (Part D). The rule repeats the Part D content as sample;
+  // only a hand-over fact to part_d (corpus/facts/FORMAT.md, "Following another program's rule") can verify it.
+  // Weight-loss drugs are outside Part D (only the CMS GLP-1 Bridge pays for some), so they get no rule here.
+  for (const dc of DRUG_CLASSES) {
+    if (dc === 'specialty_biologics' || dc === 'glp1_weight_loss') continue;
+    const subj: Subject = { kind: 'drug', code: dc };
+    out.push(rule({ id: ruleId(f.code, program, subj), state: f.code, program, subj, ...partDDrugContent(dc, TRADITIONAL_DRUG_PREFIX) }));
+  }
+  // The standard pharmacy benefit likewise: the separate drug plan's (sample, as above).
+  {
+    const subj = svc('pharmacy_standard');
+    out.push(rule({
+      id: ruleId(f.code, program, subj), state: f.code, program, subj, paType: 'conditional',
+      criteria: `Usual benefit: Part D. ${TRADITIONAL_DRUG_PREFIX} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception.`,
+      documentation: ['Diagnosis', 'Formulary alternatives tried', 'Prescriber supporting statement (for exceptions)'],
+      submission: partDSubmission, turnaround: TA.partD, source: cite(SRC.ecfr423120), verification: illustrative(),
     }));
   }
   // Categories with no PA under Original Medicare (derived from the national lists: served as sample).

@@ -68,8 +68,12 @@ export interface RouteDef {
   /** An add-on the subscription must include (spec 5.5: compare). */
   addOn?: 'compare';
   surface: Surface;
-  /** What a POST body may be: JSON (default), or an application/x-www-form-urlencoded form (FHIR POST _search), handed over as a string. */
-  bodyType?: 'json' | 'form';
+  /**
+   * What a POST body may be: JSON (default); an application/x-www-form-urlencoded form (FHIR POST _search), handed
+   * over as a string; or `records`, a bulk JSON body of canonical documents (an admin ingest): bounded by
+   * INGEST_BODY_LIMIT bytes rather than by the count of values every other body is held to.
+   */
+  bodyType?: 'json' | 'form' | 'records';
   /** What the operation at this address reads of a FHIR or CDS body (the acceptance check refuses wrong types there only). */
   reads?: (params: Readonly<Record<string, string>>) => ReadSet | undefined;
   /** The SMART scope a bearer access token must grant here (FHIR routes); none means no SMART scope applies. */

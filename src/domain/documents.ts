@@ -85,7 +85,11 @@ export interface CoverageRuleDoc {
     exclusion?: { reason: string; citation: string };
   };
   submission: {
-    channel: 'portal' | 'fax' | 'phone' | 'epa' | 'x12_278' | 'fhir_pas' | 'mail' | 'none';
+    /**
+     * How the request is sent. `payer_process`: the source names where the request goes (the payer in `target`) but
+     * no channel; the payer's own process applies, and the requester asks the payer how to send it.
+     */
+    channel: 'portal' | 'fax' | 'phone' | 'epa' | 'x12_278' | 'fhir_pas' | 'mail' | 'payer_process' | 'none';
     target: string;
     url?: string;
     fax?: string;

@@ -14,8 +14,6 @@ import { jsonBodyReader, type BodyReader } from './json-body.js';
 
 const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-/** Inline ingest bodies (the CLI sends a file's records) have their own, larger limit. */
-const INGEST_PATH = '/v1/admin/ingest';
 
 
 /** A body of another type than the route reads is a 415; no body at all (curl -X POST) is left to the route. */
@@ -59,7 +57,7 @@ export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Sur
     form: express.text({ type: FORM_TYPE, limit }) as unknown as BodyReader,
   };
   const readerOf = (r: RouteDef): BodyReader | undefined =>
-    r.method !== 'POST' ? undefined : r.bodyType === 'form' ? readers.form : r.path === INGEST_PATH ? readers.ingest : readers.json;
+    r.method !== 'POST' ? undefined : r.bodyType === 'form' ? readers.form : r.bodyType === 'records' ? readers.ingest : readers.json;
   const write = (res: ServerResponse, at: RequestAt, result: HttpResult, surface: Surface): void => writeResult(res, at.method, result, surface, at.requestId);
 
   return {

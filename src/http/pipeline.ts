@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { checkBody, type BodyKind, type BodyVerdict } from '../fhir/shape/check-body.js';
+import { BODY_LIMITS, RECORDS_BODY_LIMITS } from '../fhir/shape/json-limits.js';
 import { ApiError, BodyShapeError, forbidden, unauthorized } from '../domain/api-error.js';
 import { publicBaseOf } from './base-url.js';
 import type { AppDeps } from '../api/app-deps.js';
@@ -338,7 +339,7 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     const kind = bodyKindOf(route);
     let bodyWarnings: BodyVerdict['warnings'] = [];
     if (kind) {
-      const verdict = checkBody(kind, input.body, route.reads?.(input.params));
+      const verdict = checkBody(kind, input.body, route.reads?.(input.params), route.bodyType === 'records' ? RECORDS_BODY_LIMITS : BODY_LIMITS);
       logWarnings(deps.log, input.requestId, route, verdict);
       if (verdict.errors.length) throw new BodyShapeError(verdict.errors, verdict.warnings);
       bodyWarnings = verdict.warnings;

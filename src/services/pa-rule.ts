@@ -115,7 +115,9 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const submit: string[] = [];
   if (r.paRequired && s.channel !== 'none') {
     submit.push(`Submit to: ${s.target}`);
-    submit.push(`Channel: ${s.channel.replace('_', ' ')}`);
+    submit.push(s.channel === 'payer_process'
+      ? 'Channel: the payer\'s own process (the source names none); ask the payer how to send the request'
+      : `Channel: ${s.channel.replace('_', ' ')}`);
     if (s.url) submit.push(`Online: ${s.url}`);
     if (s.fax) submit.push(`Fax: ${s.fax}`);
     if (s.phone) submit.push(`Phone: ${s.phone}`);

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireLock } from '../../src/store/embedded/data-dir-lock.js';
+import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS } from '../../src/domain/vocabulary.js';
 import { jurisdiction, rule } from '../support/docs.js';
 import { cli, runServerOnce, startServer, type Spawned } from '../support/spawn.js';
 
@@ -83,6 +84,22 @@ describe('end to end: npm start and the prauth CLI on one data directory', funct
     const r = await cli(['keys', 'create', '--name', 'after-crash'], env);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout.trim()).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when the CLI ingests a whole corpus through the server (more values than any other body may hold), then it is applied', async () => {
+    server = await startServer(env);
+    // Every state x program x drug class: past the 200,000 values every other JSON body is held to, as the bundled
+    // corpus is (its evidence lists alone pass that count).
+    const many = JURISDICTIONS.flatMap((st) => PROGRAMS.flatMap((program) => DRUG_CLASSES.map((code) => rule({ state: st, program, code }))));
+    const values = (v: unknown): number => (Array.isArray(v) ? v.length + v.reduce((n: number, x) => n + (typeof x === 'object' && x ? values(x) - 1 : 0), 0)
+      : typeof v === 'object' && v ? Object.values(v).reduce((n: number, x) => n + 1 + (typeof x === 'object' && x ? values(x) - 1 : 0), 1) : 1);
+    expect(values({ records: many })).to.be.greaterThan(200_000);
+    const bulk = join(mkdtempSync(join(tmpdir(), 'prauth-bulk-')), 'bulk.ndjson');
+    writeFileSync(bulk, `${many.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const ingest = await cli(['ingest', bulk], env);
+    expect(ingest.code, ingest.stderr).to.equal(0);
+    expect(ingest.stdout).to.contain(`added: ${many.length - 1}`); // TX/medicaid_mco/hepatitis_c was loaded at start
+    expect(ingest.stderr).not.to.contain('values');
   });
 
   it('when ingest input has bad records, then the CLI prints file:line reasons and exits non-zero', async () => {

@@ -1,6 +1,6 @@
 // The first hour of a new user and operator: each message the issue names, tested as a user meets it.
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,24 @@ describe('first hour: CLI and server messages', function () {
     expect(counted.code).to.equal(0);
     const expected = JSON.parse(readFileSync('fixtures/coverage.json', 'utf8')) as { verified: number };
     expect(JSON.parse(counted.stdout).verified).to.equal(expected.verified).and.to.be.greaterThan(0);
+  });
+
+  it('a store that loaded an older bundled corpus says so at start, with the command that loads the new one', async () => {
+    const fixtures = mkdtempSync(join(tmpdir(), 'prauth-fixtures-'));
+    writeFileSync(join(fixtures, 'records.ndjson'), `${Object.values(MINIMAL_RECORDS).map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeFileSync(join(fixtures, 'coverage.json'), JSON.stringify({ verified: 4242 }));
+    const env = { PRAUTH_DATA_DIR: freshDir(), PRAUTH_FIXTURES_DIR: fixtures, LOG_LEVEL: 'info' };
+    server = await startServer(env);
+    expect(server.output()).to.match(/\(embedded store, 1 program-level rules served/);
+    expect(server.output(), 'a first start loads the bundle: nothing to compare').not.to.include('the bundled corpus has');
+    await server.stop();
+    server = await startServer(env);
+    const served = /(\d+) of them verified/.exec(server.output())![1];
+    expect(server.output()).to.include(`this store serves ${served} verified rules; the bundled corpus has 4242 (the store keeps the corpus it loaded first): npx prauth ingest ${fixtures} loads it`);
+    await server.stop();
+    writeFileSync(join(fixtures, 'coverage.json'), JSON.stringify({ verified: Number(served) }));
+    server = await startServer(env);
+    expect(server.output(), 'the same count: no notice').not.to.include('the bundled corpus has');
   });
 
   it('curl -X POST /v1/demo-sessions with no body is accepted; a body of another type is still a 415', async () => {

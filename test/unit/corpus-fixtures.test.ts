@@ -147,13 +147,13 @@ describe('bundled sample corpus (fixtures/)', () => {
   describe('rules: coverage', () => {
     const key = (r: CoverageRuleDoc) => `${r.jurisdiction}|${r.program}|${r.subject.kind}|${r.subject.code}`;
 
-    it('program-level rules are unique per combination and cover 75-85% of the 14,280 combinations (structural gaps only)', () => {
+    it('program-level rules are unique per combination and cover 80-90% of the 14,280 combinations (structural gaps only)', () => {
       const keys = programRules.map(key);
       expect(new Set(keys).size, 'one program-level rule per combination').to.equal(keys.length);
       expect(TOTAL).to.equal(14280);
       const pct = keys.length / TOTAL;
-      expect(pct).to.be.at.least(0.75);
-      expect(pct).to.be.at.most(0.85);
+      expect(pct).to.be.at.least(0.8);
+      expect(pct).to.be.at.most(0.9);
     });
 
     it('every program, drug class and service category has rules', () => {
@@ -162,13 +162,13 @@ describe('bundled sample corpus (fixtures/)', () => {
       for (const s of SERVICE_CATEGORIES) expect(programRules.some((r) => r.subject.kind === 'service' && r.subject.code === s), s).to.equal(true);
     });
 
-    it('leaves only structural gaps: Medicare dental, most Traditional Medicare drug classes, MCO rules where there are no MCOs', () => {
+    it('leaves only structural gaps: Medicare dental, weight-loss drugs in Traditional Medicare, MCO rules where there are no MCOs', () => {
       const has = (st: string, p: string, kind: string, code: string) =>
         programRules.some((r) => r.jurisdiction === st && r.program === p && r.subject.kind === kind && r.subject.code === code);
       for (const st of JURISDICTIONS) {
         expect(has(st, 'medicare_traditional', 'service', 'dental'), st).to.equal(false);
         expect(has(st, 'medicare_advantage', 'service', 'dental'), st).to.equal(false);
-        expect(has(st, 'medicare_traditional', 'drug', 'hepatitis_c'), st).to.equal(false);
+        expect(has(st, 'medicare_traditional', 'drug', 'glp1_weight_loss'), st).to.equal(false);
       }
       for (const st of ['AK', 'CT', 'ME', 'MT', 'SD', 'VT', 'WY']) {
         expect(programRules.filter((r) => r.jurisdiction === st && r.program === 'medicaid_mco'), st).to.have.length(0);

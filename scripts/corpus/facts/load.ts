@@ -44,7 +44,7 @@ export interface Fact {
     quantity_limit?: string;
     new_starts_only?: boolean;
   };
-  submission?: { channel: 'portal' | 'fax' | 'phone' | 'epa' | 'x12_278' | 'fhir_pas' | 'mail' | 'none'; target: string; url?: string; phone?: string; fax?: string };
+  submission?: { channel: 'portal' | 'fax' | 'phone' | 'epa' | 'x12_278' | 'fhir_pas' | 'mail' | 'payer_process' | 'none'; target: string; url?: string; phone?: string; fax?: string };
   /** expedited_hours absent: the source offers no expedited review (served as 0 h; the basis says why). */
   clock?: { standard_hours: number; expedited_hours?: number; basis: string };
   effective?: { start?: string; end?: string };

@@ -5,7 +5,7 @@
 // property is taken as absent; every other base-R4 problem is a warning, counted by kind. Problems name elements
 // only, never values. A missing element an operation reads is refused by the operation, which knows what it needs.
 import { fhirBodyIssues, type BodyIssue, type ProblemKind, type ShapeProblem } from './fhir-shape.js';
-import { checkJsonLimits } from './json-limits.js';
+import { BODY_LIMITS, checkJsonLimits, type JsonLimits } from './json-limits.js';
 import type { ReadSet } from './reads.js';
 
 export type { BodyIssue, ProblemKind, ShapeProblem } from './fhir-shape.js';
@@ -147,9 +147,9 @@ function checkCds(body: unknown, reads: ReadSet | undefined, c: Collector): void
  * The verdict on a request body. `reads` is what the operation reads (./reads.ts); without it every wrong-typed
  * value is an error. The body is normalized in place (null properties removed) before anything reads it.
  */
-export function checkBody(kind: BodyKind, body: unknown, reads?: ReadSet): BodyVerdict {
+export function checkBody(kind: BodyKind, body: unknown, reads?: ReadSet, limits: JsonLimits = BODY_LIMITS): BodyVerdict {
   const c = new Collector();
-  const limit = checkJsonLimits(body);
+  const limit = checkJsonLimits(body, limits);
   if (limit) {
     c.error(limit.message, limit.path || 'body');
     return c.verdict();

@@ -11,6 +11,12 @@ export interface JsonLimits {
 /** FHIR resources nest deeply (Bundle > entry > resource > item > answer > item ...) but not beyond this. */
 export const BODY_LIMITS: JsonLimits = { maxDepth: 64, maxNodes: 200_000 };
 
+/**
+ * A bulk records body (an admin ingest: the CLI sends a whole corpus, over a million values): its byte limit
+ * (INGEST_BODY_LIMIT) bounds it, so only the nesting depth is held to the usual limit.
+ */
+export const RECORDS_BODY_LIMITS: JsonLimits = { maxDepth: 64, maxNodes: Number.POSITIVE_INFINITY };
+
 export interface LimitProblem {
   message: string;
   /** Where the limit was crossed, as a dotted path of property names and [indexes] (names only, never values). */

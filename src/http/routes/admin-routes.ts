@@ -145,6 +145,7 @@ export const adminRoutes: RouteDef[] = [
     auth: 'admin',
     group: 'admin',
     surface: 'json',
+    bodyType: 'records', // the CLI sends a whole corpus inline: INGEST_BODY_LIMIT bounds it
     cache: 'no-store',
     async handle(ctx, deps) {
       return { status: 200, body: await deps.ingest(await parseIngestBody(ctx.body, deps.config.ingestDir)) };

@@ -46,7 +46,7 @@ export const submissionSchema = {
   additionalProperties: false,
   required: ['channel', 'target'],
   properties: {
-    channel: { type: 'string', enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'none'] },
+    channel: { type: 'string', enum: ['portal', 'fax', 'phone', 'epa', 'x12_278', 'fhir_pas', 'mail', 'payer_process', 'none'] },
     target: text(500),
     url: httpsUrl,
     fax: phoneNumber,
