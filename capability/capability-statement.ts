@@ -12,7 +12,7 @@ export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'imp
   description:
     'Projections of human-verified, source-linked prior-authorization rules: a US Drug Formulary bundle per state and program, ' +
     'DTR questionnaires, a PAS Claim/$submit that answers from the rules, and (outside this statement, at /v1/cds-services) a CRD CDS Hooks service. ' +
-    'The bundled corpus is an illustrative sample, not advice.',
+    'By default only verified rules are served (each read from an official source and confirmed by a second reading, with its evidence); elsewhere the answer is a scope gap. Rules are not legal or clinical advice; the bundled illustrative sample rules are served only when the operator turns them on (SERVE_SAMPLE_RULES).',
   kind: 'instance',
   software: { name: 'prauth' },
   fhirVersion: '4.0.1',

@@ -65,6 +65,11 @@ export interface CoverageRuleDoc {
   subject: { kind: SubjectKind; code: string };
   /** Absent for a program-level rule; present for a payer-level rule (an MCO, an MA plan, a Part D sponsor). */
   payer?: { id: string; name: string };
+  /**
+   * Another program whose rule this is (a hand-over: corpus/facts FORMAT.md, "follows"), for example Part D for a dual
+   * eligible's drugs: its plan decides the request, so its appeal ladder applies. Absent: `program` decides.
+   */
+  decidedBy?: Program;
   /** CPT/HCPCS/RxNorm codes the rule is known to cover (examples, not an exhaustive list). */
   codes?: CodeRef[];
   requirement: {

@@ -84,7 +84,7 @@ export function buildOpenApi(routes: readonly RouteDef[], serverUrl = '/'): Reco
       version: INTERFACE_VERSION,
       description:
         'Human-verified, source-linked prior-authorization rules for 51 jurisdictions and 7 programs, with FHIR R4 and CDS Hooks surfaces. ' +
-        'Within /v1 only additive changes are made; clients must ignore unknown fields. The bundled corpus is an illustrative sample, not advice. ' +
+        'Within /v1 only additive changes are made; clients must ignore unknown fields. By default only verified rules are served (each read from an official source and confirmed by a second reading, with its evidence); elsewhere the answer is a scope gap. Rules are not legal or clinical advice; the bundled illustrative sample rules are served only when the operator turns them on (SERVE_SAMPLE_RULES). ' +
         'Outside your scope: a request naming a state or program outside the subscription (in parameters, the path, hints, a canonical, a rule or resource id, an ask question) is a 403 naming it in `out_of_scope`, before anything is read and before the rest of the request is checked; each named value counts on its own, and an invalid one gets its 400 only when the rest is in scope.',
     },
     servers: [{ url: serverUrl }],

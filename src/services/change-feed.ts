@@ -150,7 +150,9 @@ export function entryTitle(e: FeedEntry): string {
 export function entryLink(e: FeedEntry, base: string): string {
   if (e.resourceType === 'RegulatoryEvent') {
     if (e.federalRuleId && /^[A-Z0-9-]{3,32}$/.test(e.federalRuleId)) return `${base}/api/v1/compliance/${e.federalRuleId}`;
-    return `${base}/v1/states?state=${e.jurisdiction === 'US' ? 'DC' : e.jurisdiction}`;
+    // A federal event belongs to no state: its own (official) source is where it is read, not some state's page.
+    if (e.jurisdiction === 'US') return e.sourceUrl ?? `${base}/v1/topics`;
+    return `${base}/v1/states?state=${e.jurisdiction}`;
   }
   const subject = `${e.subject.kind === 'drug' ? 'drug' : 'service'}=${encodeURIComponent(e.subject.code)}`;
   if (e.payerId) return `${base}/v1/compare-payers?state=${e.jurisdiction}&${subject}`;

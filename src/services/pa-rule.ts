@@ -100,25 +100,35 @@ export function formatHours(hours: number): string {
  * built afresh (never the rule's own list, which every request shares) and never repeat an item: a documentation
  * list that already says "Step therapy: ..." does not get the line twice.
  */
+/** Channels whose address is where a request is sent (a portal, an electronic PA, a FHIR PAS endpoint). */
+const ONLINE_CHANNELS: readonly string[] = ['portal', 'epa', 'fhir_pas'];
+
 export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const { requirement: r, submission: s, turnaround: t } = rule;
+  // Voluntary PA (the alternative being, say, prepayment review): not required, but a request may be sent.
+  const voluntary = !r.paRequired && r.paMode === 'voluntary' && s.channel !== 'none';
+  const requested = r.paRequired || voluntary;
   const gather = distinctItems([
     ...(r.paRequired
       ? r.documentation.length
         ? r.documentation
-        : ['Clinical notes supporting medical necessity']
-      : ['Prior authorization is not required; keep clinical documentation with the record for the claim', ...r.documentation]),
+        : ['The source lists no documents for this request; ask the payer what to send']
+      : voluntary
+        ? ['Prior authorization is voluntary here; for a request, send:', ...(r.documentation.length ? r.documentation : ['what the payer asks for (the source lists no documents)'])]
+        : ['Prior authorization is not required; keep clinical documentation with the record for the claim', ...r.documentation]),
     ...(r.stepTherapy ? [`Step therapy: ${r.stepTherapy}`] : []),
     ...(r.quantityLimit ? [`Quantity limit: ${r.quantityLimit}`] : []),
   ]);
 
   const submit: string[] = [];
-  if (r.paRequired && s.channel !== 'none') {
+  if (requested && s.channel !== 'none') {
+    if (voluntary) submit.push('Voluntary: you may request prior authorization; without it, the rule\'s notes say what happens instead (for example prepayment review)');
     submit.push(`Submit to: ${s.target}`);
     submit.push(s.channel === 'payer_process'
       ? 'Channel: the payer\'s own process (the source names none); ask the payer how to send the request'
       : `Channel: ${s.channel.replace('_', ' ')}`);
-    if (s.url) submit.push(`Online: ${s.url}`);
+    // A portal or electronic route's address is where to submit; any other route's is where the details are.
+    if (s.url) submit.push(`${ONLINE_CHANNELS.includes(s.channel) ? 'Online' : 'Details'}: ${s.url}`);
     if (s.fax) submit.push(`Fax: ${s.fax}`);
     if (s.phone) submit.push(`Phone: ${s.phone}`);
     if (r.newStartsOnly) submit.push('Applies to new starts only; members continuing therapy are not subject to this PA');
@@ -126,16 +136,16 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
     submit.push(`No prior authorization request is needed; bill as usual (${s.target})`);
   }
 
-  const turnaround = r.paRequired
+  const turnaround = requested
     ? t.standardHours === 0 && t.expeditedHours === 0
       ? ['No decision timeframe is published for this request; see the basis']
       : [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
     : ['No decision to wait for'];
-  if (r.paRequired && t.basis) turnaround.push(`Basis: ${t.basis}`);
+  if (requested && t.basis) turnaround.push(`Basis: ${t.basis}`);
 
   return [
     { step: 1, title: 'Gather clinical documentation', items: gather },
-    { step: 2, title: r.paRequired ? 'Submit the prior authorization request' : 'Submission', items: distinctItems(submit) },
+    { step: 2, title: r.paRequired ? 'Submit the prior authorization request' : voluntary ? 'Submit a voluntary prior authorization request (optional)' : 'Submission', items: distinctItems(submit) },
     { step: 3, title: 'Expected turnaround', items: distinctItems(turnaround) },
   ];
 }

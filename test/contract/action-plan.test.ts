@@ -54,6 +54,11 @@ describe('GET /v1/action-plan', () => {
         rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging', paType: 'conditional', confidence: 0.8 }),
         rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c', paRequired: false }),
         protectedClassRule,
+        // A dual eligible's drugs are handed over to Part D (corpus/facts "follows"): the rule says which program decides.
+        (() => {
+          const r = rule({ state: 'TX', program: 'dual_eligible', code: 'hepatitis_c', paType: 'conditional' });
+          return { ...r, decidedBy: 'part_d' as const, requirement: { ...r.requirement, paMode: 'plan_may_require' as const }, submission: { channel: 'payer_process' as const, target: 'The enrollee\'s Part D plan, by its own process.' } };
+        })(),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-sunshine', name: 'Sunshine Health' } }),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-simply', name: 'Simply Healthcare' }, lastVerified: '2026-11-10' }),
         event({ id: 1, jurisdiction: 'US', effectiveAt: '2027-01-01', title: 'CMS-0057-F APIs', programs: ['medicaid_mco', 'medicare_advantage'] }),
@@ -68,6 +73,22 @@ describe('GET /v1/action-plan', () => {
       { now: () => NOW },
     );
     key = await t.key({ name: 'plans' });
+  });
+
+  it('when a rule handed over to Part D is denied, then the Part D appeal ladder applies, not the dual-eligible one', async () => {
+    const res = await get('?state=TX&program=dual_eligible&drug=hepatitis_c&denied=true&denial_basis=not_on_formulary&denial_days_ago=5');
+    expect(res.status).to.equal(200);
+    const ladder = res.body.action_plan.state_specifics.appeal_ladder;
+    expect(ladder.program).to.equal('part_d');
+    expect(JSON.stringify(ladder.steps[0])).to.match(/redetermination/i);
+    expect(JSON.stringify(res.body.action_plan.ranked_actions)).not.to.match(/438\.402|Medicare Advantage/);
+    expect(res.body.program).to.equal('dual_eligible');
+    // Before a denial: the rationale says the plan may require PA (not that the program requires it), one period.
+    const before = await get('?state=TX&program=dual_eligible&drug=hepatitis_c');
+    const submit = (before.body.action_plan.ranked_actions as Action[]).find((a) => a.kind === 'submit')!;
+    expect(submit.rationale).to.include('lets the plan require prior authorization (conditional)');
+    expect(submit.rationale).to.include("Submit to The enrollee's Part D plan, by its own process.");
+    expect(submit.rationale).not.to.match(/\.\./);
   });
 
   it('when a Texas Medicaid MCO GLP-1 denial is 12 days old, then appeal ranks first with its [M] deadline and continued benefits is out', async () => {

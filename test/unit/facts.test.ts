@@ -242,6 +242,7 @@ describe('curated facts: a hand-over (follows) serves the followed program\'s ru
     expect(r.evidence!.map((e) => e.locator)).to.deep.equal(['Medicare Part D section', 'Prior authorization', 'How to request PA']);
     expect(r.source.url).to.equal('https://www.medicare.gov/plan-rules');
     expect(r.verification.lastVerified).to.equal('2026-11-18');
+    expect(r.decidedBy, 'the Part D plan decides, so its appeal ladder applies').to.equal('part_d');
     expect(report.errors).to.deep.equal([]);
     expect(report.unused).to.deep.equal([]);
   });
@@ -289,6 +290,8 @@ describe('curated facts: a hand-over (follows) serves the followed program\'s ru
     expect(r.verification.status).to.equal('verified');
     expect(r.requirement.criteria).to.equal('CHIP is Medicaid here. Plans use the state PDL. Non-preferred agents need PA.');
     expect(r.evidence!.map((e) => e.locator)).to.deep.equal(['CHIP design', 'Unified PDL', 'Hepatitis C agents', 'How to request PA']);
+    expect(r.decidedBy, 'the last program of the chain').to.equal('medicaid_ffs');
+    expect(applyFacts([chipRule], [fact(), route()]).rules[0].decidedBy, 'no hand-over: the rule\'s own program').to.equal(undefined);
   });
 
   it('when the scope statement and the followed criteria together pass the served limit (4,000 characters), then the build says so', () => {

@@ -153,6 +153,8 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
     };
   }
   const next: CoverageRuleDoc = { ...rule, requirement: { ...rule.requirement } };
+  // A hand-over's rule is the followed program's (the last one of a chain): its plan decides, its appeals apply.
+  if (handOvers.length && Object.keys(chosen).length) next.decidedBy = handOvers[handOvers.length - 1]!.follows!;
   const req = chosen.requirement?.requirement;
   if (req) {
     const mode = req.pa_mode ?? 'required';

@@ -74,6 +74,7 @@ export const coverageRuleSchema = {
     id: fhirId,
     jurisdiction,
     program,
+    decidedBy: program,
     subject: {
       type: 'object',
       additionalProperties: false,

@@ -285,7 +285,8 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   const g = ground(model, q);
   if (!g) return { kind: 'scope_gap' };
   const today = isoDate(now);
-  const ladder = ladderFor(q.program);
+  // The program that decides the request: a hand-over's rule is another program's (a dual's drugs: Part D).
+  const ladder = ladderFor(g.rule?.decidedBy ?? q.program);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
   const jurisdiction = model.jurisdictions.get(q.state);

@@ -1,7 +1,7 @@
 // The plain words of each ranked action: title, deadline and its basis, rationale and citations, one function per
 // action kind over the dates derived once from the request (wordsOf).
 import { toWireEvidence } from '../../domain/evidence.js';
-import type { JurisdictionDoc } from '../../domain/documents.js';
+import type { JurisdictionDoc, PaMode } from '../../domain/documents.js';
 import { PROGRAM_LABELS, subjectLabel } from '../../domain/vocabulary.js';
 import { addDays } from '../../domain/time.js';
 import { formatHours } from '../pa-rule.js';
@@ -120,12 +120,19 @@ function explainSubmit(_a: ScoredAction, x: Words): Explained {
       : 'No filing deadline: submit before the service or fill.',
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: pa
-      ? `${program} in ${q.state} requires prior authorization (${pa.paType.replace(/_/g, ' ')}) for ${what}.${g.rule ? ` Submit to ${g.rule.submission.target}.` : ''}${pa.newStartsOnly ? ' The requirement applies to new starts only.' : ''}${g.basis === 'payer_rules_estimate' ? ' This is estimated from the plans\' own rules; the program-level rule is not verified yet.' : ''}`
+      ? `${program} in ${q.state} ${needsWords(g.rule?.requirement.paMode)} prior authorization (${pa.paType.replace(/_/g, ' ')}) for ${what}.${g.rule ? ` Submit to ${endSentence(g.rule.submission.target)}` : ''}${pa.newStartsOnly ? ' The requirement applies to new starts only.' : ''}${g.basis === 'payer_rules_estimate' ? ' This is estimated from the plans\' own rules; the program-level rule is not verified yet.' : ''}`
       : `No verified rule says whether ${what} needs prior authorization here; ask the payer or submit to be safe.`,
     citations: ruleCitations(g),
     confidence: baseConfidence,
   };
 }
+
+/** How binding the requirement is, in words: a plan that may require PA is not a program that requires it. */
+const needsWords = (mode: PaMode | undefined): string =>
+  mode === 'plan_may_require' ? 'lets the plan require' : mode === 'voluntary' ? 'offers voluntary' : 'requires';
+
+/** A served text as one sentence: its own closing period kept, never doubled. */
+const endSentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 function explainAppeal(a: ScoredAction, x: Words): Explained {
   const { g, ladder, today, noticeDate, c, urgent, step1, noticeWords, program } = x;

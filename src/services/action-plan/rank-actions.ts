@@ -265,7 +265,7 @@ function scoreAppeal(i: RankInput): Outcome {
 
 function scoreContinuedBenefits(i: RankInput): Outcome {
   const { context: c, ladder } = i;
-  if (!ladder.continuedBenefits) return { reason: `The ${i.program} appeal ladder has no continued-benefits (aid paid pending) right.` };
+  if (!ladder.continuedBenefits) return { reason: `The ${ladder.program} appeal ladder has no continued-benefits (aid paid pending) right.` };
   if (!c.denied) return { reason: 'Nothing has been denied yet.' };
   const W = WEIGHTS.request_continued_benefits;
   const window = continuedBenefitsWindow(i)!;
