@@ -54,6 +54,11 @@ describe('GET /v1/action-plan', () => {
         rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging', paType: 'conditional', confidence: 0.8 }),
         rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c', paRequired: false }),
         protectedClassRule,
+        // Voluntary PA (RSNAT-like): not required, but a request may be sent; without it, prepayment review.
+        (() => {
+          const r = rule({ state: 'TX', program: 'medicare_traditional', kind: 'service', code: 'ambulance_transport', paRequired: false, paType: 'conditional' });
+          return { ...r, requirement: { ...r.requirement, paMode: 'voluntary' as const }, submission: { channel: 'portal' as const, target: 'The MAC for the state' } };
+        })(),
         // A dual eligible's drugs are handed over to Part D (corpus/facts "follows"): the rule says which program decides.
         (() => {
           const r = rule({ state: 'TX', program: 'dual_eligible', code: 'hepatitis_c', paType: 'conditional' });
@@ -73,6 +78,18 @@ describe('GET /v1/action-plan', () => {
       { now: () => NOW },
     );
     key = await t.key({ name: 'plans' });
+  });
+
+  it('when PA is voluntary, then a voluntary request ranks first and proceeding without it second, each saying so', async () => {
+    const res = await get('?state=TX&program=medicare_traditional&service=ambulance_transport');
+    expect(res.status).to.equal(200);
+    const acts = res.body.action_plan.ranked_actions as Action[];
+    expect(acts.slice(0, 2).map((a) => [a.kind, a.score, a.title])).to.deep.equal([
+      ['submit', 55, 'Submit a voluntary prior authorization request (optional)'],
+      ['proceed', 45, 'Proceed without the voluntary prior authorization'],
+    ]);
+    expect(acts[0]!.rationale).to.include('offers voluntary prior authorization');
+    expect(acts[1]!.rationale).to.include('does not require it');
   });
 
   it('when a rule handed over to Part D is denied, then the Part D appeal ladder applies, not the dual-eligible one', async () => {

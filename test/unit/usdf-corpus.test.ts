@@ -36,6 +36,22 @@ describe('unit: USDF resources over the whole sample corpus', function () {
     expect(safeId('formulary', 'tx', 'part_d')).to.equal('formulary-tx-part-d');
   });
 
+  it('a FormularyItem states prior authorization only where its rule does: where the plan decides, the flags are left out', () => {
+    const ext = (r: Any, url: string) => (r.extension ?? []).find((e: Any) => e.url === url);
+    const items = index.byType.get('Basic') as Any[];
+    const ruleOfItem = (b: Any): Any => {
+      const formulary = ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyReference-extension').valueReference.reference as string;
+      return formulary;
+    };
+    const partD = items.filter((b) => ruleOfItem(b).startsWith('InsurancePlan/formulary-ga-part-d'));
+    expect(partD.length).to.be.greaterThan(0);
+    // Part D's drug rules say the plan may require PA: whether it does is the plan's, so no flag is stated.
+    for (const b of partD) expect(ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-PriorAuthorization-extension'), b.id).to.equal(undefined);
+    // A Medicaid fee-for-service rule that requires PA states it.
+    const required = items.filter((b) => ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-PriorAuthorization-extension')?.valueBoolean === true);
+    expect(required.length).to.be.greaterThan(0);
+  });
+
   it('when references are followed, then every FormularyItem subject and formulary, plan formulary and coverage area resolves', () => {
     const ext = (r: Any, url: string) => (r.extension ?? []).filter((e: Any) => e.url.endsWith(url));
     for (const b of index.byType.get('Basic')! as Any[]) {

@@ -131,6 +131,7 @@ function formularyDrug(product: Product, entry: DrugCrosswalkDoc, lastUpdated: s
 
 function formularyItem(rule: CoverageRuleDoc, formularyId: string, drugId: string, rxcui: string): Basic {
   const f = restrictionsOf(rule);
+  const planDecides = rule.requirement.paMode === 'plan_may_require';
   const period = rule.effective?.start ? { start: rule.effective.start, ...(rule.effective.end ? { end: rule.effective.end } : {}) } : undefined;
   const extension: Extension[] = [
     { url: USDF_EXT.formularyReference, valueReference: { reference: `InsurancePlan/${formularyId}` } },
@@ -142,11 +143,14 @@ function formularyItem(rule: CoverageRuleDoc, formularyId: string, drugId: strin
       valueCodeableConcept: { coding: [{ system: USDF_CS.pharmacyBenefitType, code: '1-month-in-retail', display: '1 month in network retail' }] },
     },
     { url: USDF_EXT.drugTier, valueCodeableConcept: tierOf(rule) },
-    bool(USDF_EXT.priorAuthorization, f.pa),
-    ...(f.pa && f.newStartsOnly ? [bool(USDF_EXT.priorAuthorizationNewStartsOnly, true)] : []),
-    bool(USDF_EXT.stepTherapyLimit, f.step),
+    // Where the rule says the plan decides (pa_mode plan_may_require), whether this plan imposes PA, step therapy or a
+    // quantity limit is not known at program level: the flags (0..1 in the profile) are left out rather than stated
+    // true or false; a limit the rule itself states is still given.
+    ...(planDecides ? [] : [bool(USDF_EXT.priorAuthorization, f.pa)]),
+    ...(!planDecides && f.pa && f.newStartsOnly ? [bool(USDF_EXT.priorAuthorizationNewStartsOnly, true)] : []),
+    ...(planDecides && !f.step ? [] : [bool(USDF_EXT.stepTherapyLimit, f.step)]),
     ...(f.step && f.newStartsOnly ? [bool(USDF_EXT.stepTherapyLimitNewStartsOnly, true)] : []),
-    bool(USDF_EXT.quantityLimit, f.ql),
+    ...(planDecides && !f.ql ? [] : [bool(USDF_EXT.quantityLimit, f.ql)]),
   ];
   return {
     resourceType: 'Basic',

@@ -57,7 +57,7 @@ function ground(model: ReadModel, q: ActionPlanQuery): Grounding | null {
       basis: 'verified_rule',
       rule,
       payerRules,
-      facts: { paRequired: r.paRequired, paType: r.paType, newStartsOnly: r.newStartsOnly === true, protectedClass },
+      facts: { paRequired: r.paRequired, paType: r.paType, newStartsOnly: r.newStartsOnly === true, protectedClass, voluntary: !r.paRequired && r.paMode === 'voluntary' && rule.submission.channel !== 'none' },
       confidence: rule.verification.confidence,
     };
   }

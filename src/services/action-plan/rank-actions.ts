@@ -75,6 +75,8 @@ export interface RuleFacts {
   newStartsOnly: boolean;
   /** A Part D protected class with a federal override. */
   protectedClass: boolean;
+  /** PA is not required but may be requested (pa_mode voluntary; the alternative is, say, prepayment review). */
+  voluntary?: boolean;
 }
 
 export interface RankInput {
@@ -121,9 +123,10 @@ export interface RankResult {
 
 /** Every weight the model uses, by action and signal. Exported so tests and docs read the same numbers. */
 export const WEIGHTS = {
-  proceed: { pa_not_required: 80, new_starts_only: 35 },
+  proceed: { pa_not_required: 80, new_starts_only: 35, pa_voluntary: 45 },
   submit: {
     pa_required: 70,
+    pa_voluntary: 55,
     rule_unknown: 45,
     urgent_expedited: 10,
     step_therapy_alternative_first: -15,
@@ -197,7 +200,7 @@ function scoreProceed(i: RankInput): Outcome {
   if (c.denied) return { reason: 'A denial is on file; proceeding as if covered would leave the bill unpaid.' };
   if (!rule) return { reason: 'No verified rule says whether prior authorization is required.' };
   const W = WEIGHTS.proceed;
-  if (!rule.paRequired) return { signals: [sig('pa_not_required', true, W.pa_not_required)] };
+  if (!rule.paRequired) return { signals: [rule.voluntary ? sig('pa_voluntary', true, W.pa_voluntary) : sig('pa_not_required', true, W.pa_not_required)] };
   if (rule.newStartsOnly) return { signals: [sig('new_starts_only', true, W.new_starts_only)] };
   return { reason: 'Prior authorization is required before the service or fill.' };
 }
@@ -213,8 +216,8 @@ function scoreSubmit(i: RankInput): Outcome {
     else return { reason: 'A decision is on file; an identical new request would meet the same answer. Appeal instead, unless documentation was missing.' };
     if (c.recurring) signals.push(sig('recurring', true, W.recurring));
   } else {
-    if (rule && !rule.paRequired) return { reason: 'Prior authorization is not required.' };
-    signals.push(rule ? sig('pa_required', rule.paType, W.pa_required) : sig('rule_unknown', true, W.rule_unknown));
+    if (rule && !rule.paRequired && !rule.voluntary) return { reason: 'Prior authorization is not required.' };
+    signals.push(!rule ? sig('rule_unknown', true, W.rule_unknown) : rule.paRequired ? sig('pa_required', rule.paType, W.pa_required) : sig('pa_voluntary', true, W.pa_voluntary));
     if (rule?.paType === 'step_therapy' && c.hasAlternative && c.alternativeNoPa) {
       signals.push(sig('step_therapy_alternative_first', true, W.step_therapy_alternative_first));
     }
