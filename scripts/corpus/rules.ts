@@ -289,14 +289,19 @@ function partDRule(f: StateFacts, subj: Subject): CoverageRuleDoc {
     const c = partDDrugContent(subj.code as DrugClass);
     return rule({ id, state: f.code, program: 'part_d', subj, ...c });
   }
-  const criteria = subj.code === 'pharmacy_standard'
-    ? `Usual benefit: Part D. ${PARTD_PREFIX} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception; a transition fill is available for new enrollees.`
-    : `Usual benefit: Part D for self-administered specialty-tier drugs; physician-administered drugs are usually Part B, not Part D, and a B-versus-D determination may be required. ${PARTD_PREFIX} Specialty-tier drugs commonly need PA for indication and prescriber.`;
-  return rule({
-    id, state: f.code, program: 'part_d', subj, paType: 'conditional', criteria,
+  return rule({ id, state: f.code, program: 'part_d', subj, ...partDServiceContent(subj.code as 'pharmacy_standard' | 'specialty_drugs') });
+}
+
+/** A Part D plan's pharmacy and specialty-tier rule (sample), shared by Part D and by Original Medicare's pharmacy rule. */
+function partDServiceContent(sc: 'pharmacy_standard' | 'specialty_drugs', prefix: string = PARTD_PREFIX) {
+  const criteria = sc === 'pharmacy_standard'
+    ? `Usual benefit: Part D. ${prefix} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception; a transition fill is available for new enrollees.`
+    : `Usual benefit: Part D for self-administered specialty-tier drugs; physician-administered drugs are usually Part B, not Part D, and a B-versus-D determination may be required. ${prefix} Specialty-tier drugs commonly need PA for indication and prescriber.`;
+  return {
+    paType: 'conditional' as const, criteria,
     documentation: ['Diagnosis', 'Formulary alternatives tried', 'Prescriber supporting statement (for exceptions)'],
     submission: partDSubmission, turnaround: TA.partD, source: cite(SRC.ecfr423120), verification: illustrative(),
-  });
+  };
 }
 
 /** The Medicare Advantage service requirement, shared by MA, duals and the MA organizations' payer-level rules. */
@@ -478,15 +483,8 @@ function traditionalRules(f: StateFacts): CoverageRuleDoc[] {
     out.push(rule({ id: ruleId(f.code, program, subj), state: f.code, program, subj, ...partDDrugContent(dc, TRADITIONAL_DRUG_PREFIX) }));
   }
   // The standard pharmacy benefit likewise: the separate drug plan's (sample, as above).
-  {
-    const subj = svc('pharmacy_standard');
-    out.push(rule({
-      id: ruleId(f.code, program, subj), state: f.code, program, subj, paType: 'conditional',
-      criteria: `Usual benefit: Part D. ${TRADITIONAL_DRUG_PREFIX} Formulary drugs without utilization edits need no PA; non-formulary drugs need a formulary exception.`,
-      documentation: ['Diagnosis', 'Formulary alternatives tried', 'Prescriber supporting statement (for exceptions)'],
-      submission: partDSubmission, turnaround: TA.partD, source: cite(SRC.ecfr423120), verification: illustrative(),
-    }));
-  }
+  const pharmacy = svc('pharmacy_standard');
+  out.push(rule({ id: ruleId(f.code, program, pharmacy), state: f.code, program, subj: pharmacy, ...partDServiceContent('pharmacy_standard', TRADITIONAL_DRUG_PREFIX) }));
   // Categories with no PA under Original Medicare (derived from the national lists: served as sample).
   const NONE: ServiceCategory[] = [
     'advanced_imaging', 'behavioral_health_inpatient', 'behavioral_health_outpatient', 'diagnostic_imaging', 'home_health',

@@ -103,10 +103,13 @@ export function formatHours(hours: number): string {
 /** Channels whose address is where a request is sent (a portal, an electronic PA, a FHIR PAS endpoint). */
 const ONLINE_CHANNELS: readonly string[] = ['portal', 'epa', 'fhir_pas'];
 
+/** Voluntary PA (the alternative being, say, prepayment review): not required, but a request may be sent. */
+export const offersVoluntaryPa = (rule: CoverageRuleDoc): boolean =>
+  !rule.requirement.paRequired && rule.requirement.paMode === 'voluntary' && rule.submission.channel !== 'none';
+
 export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const { requirement: r, submission: s, turnaround: t } = rule;
-  // Voluntary PA (the alternative being, say, prepayment review): not required, but a request may be sent.
-  const voluntary = !r.paRequired && r.paMode === 'voluntary' && s.channel !== 'none';
+  const voluntary = offersVoluntaryPa(rule);
   const requested = r.paRequired || voluntary;
   const gather = distinctItems([
     ...(r.paRequired

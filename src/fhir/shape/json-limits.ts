@@ -12,7 +12,7 @@ export interface JsonLimits {
 export const BODY_LIMITS: JsonLimits = { maxDepth: 64, maxNodes: 200_000 };
 
 /**
- * A bulk records body (an admin ingest: the CLI sends a whole corpus, over a million values): its byte limit
+ * A bulk records body (an admin ingest: the CLI sends a whole corpus, about a million values): its byte limit
  * (INGEST_BODY_LIMIT) bounds it, so only the nesting depth is held to the usual limit.
  */
 export const RECORDS_BODY_LIMITS: JsonLimits = { maxDepth: 64, maxNodes: Number.POSITIVE_INFINITY };

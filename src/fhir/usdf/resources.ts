@@ -129,9 +129,18 @@ function formularyDrug(product: Product, entry: DrugCrosswalkDoc, lastUpdated: s
   };
 }
 
+/** A USDF boolean flag, or none where its value is unknown. */
+const flag = (url: string, value: boolean | undefined): Extension[] => (value === undefined ? [] : [bool(url, value)]);
+
 function formularyItem(rule: CoverageRuleDoc, formularyId: string, drugId: string, rxcui: string): Basic {
   const f = restrictionsOf(rule);
+  // Where the rule says the plan decides (pa_mode plan_may_require), whether this plan imposes PA, step therapy or a
+  // quantity limit is not known at program level: those flags (0..1 in the profile) are unknown, left out rather than
+  // stated true or false; a limit the rule itself states is still given.
   const planDecides = rule.requirement.paMode === 'plan_may_require';
+  const pa = planDecides ? undefined : f.pa;
+  const step = f.step || (planDecides ? undefined : false);
+  const ql = f.ql || (planDecides ? undefined : false);
   const period = rule.effective?.start ? { start: rule.effective.start, ...(rule.effective.end ? { end: rule.effective.end } : {}) } : undefined;
   const extension: Extension[] = [
     { url: USDF_EXT.formularyReference, valueReference: { reference: `InsurancePlan/${formularyId}` } },
@@ -143,14 +152,11 @@ function formularyItem(rule: CoverageRuleDoc, formularyId: string, drugId: strin
       valueCodeableConcept: { coding: [{ system: USDF_CS.pharmacyBenefitType, code: '1-month-in-retail', display: '1 month in network retail' }] },
     },
     { url: USDF_EXT.drugTier, valueCodeableConcept: tierOf(rule) },
-    // Where the rule says the plan decides (pa_mode plan_may_require), whether this plan imposes PA, step therapy or a
-    // quantity limit is not known at program level: the flags (0..1 in the profile) are left out rather than stated
-    // true or false; a limit the rule itself states is still given.
-    ...(planDecides ? [] : [bool(USDF_EXT.priorAuthorization, f.pa)]),
-    ...(!planDecides && f.pa && f.newStartsOnly ? [bool(USDF_EXT.priorAuthorizationNewStartsOnly, true)] : []),
-    ...(planDecides && !f.step ? [] : [bool(USDF_EXT.stepTherapyLimit, f.step)]),
-    ...(f.step && f.newStartsOnly ? [bool(USDF_EXT.stepTherapyLimitNewStartsOnly, true)] : []),
-    ...(planDecides && !f.ql ? [] : [bool(USDF_EXT.quantityLimit, f.ql)]),
+    ...flag(USDF_EXT.priorAuthorization, pa),
+    ...flag(USDF_EXT.priorAuthorizationNewStartsOnly, pa && f.newStartsOnly ? true : undefined),
+    ...flag(USDF_EXT.stepTherapyLimit, step),
+    ...flag(USDF_EXT.stepTherapyLimitNewStartsOnly, f.step && f.newStartsOnly ? true : undefined),
+    ...flag(USDF_EXT.quantityLimit, ql),
   ];
   return {
     resourceType: 'Basic',

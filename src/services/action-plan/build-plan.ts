@@ -10,7 +10,7 @@ import {
 } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
 import { toQueryEcho } from '../lookup.js';
-import { toPaRule } from '../pa-rule.js';
+import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
 import {
   FACT_CONFIDENCE,
   UNCONFIRMED_CAVEAT,
@@ -57,7 +57,7 @@ function ground(model: ReadModel, q: ActionPlanQuery): Grounding | null {
       basis: 'verified_rule',
       rule,
       payerRules,
-      facts: { paRequired: r.paRequired, paType: r.paType, newStartsOnly: r.newStartsOnly === true, protectedClass, voluntary: !r.paRequired && r.paMode === 'voluntary' && rule.submission.channel !== 'none' },
+      facts: { paRequired: r.paRequired, paType: r.paType, newStartsOnly: r.newStartsOnly === true, protectedClass, voluntary: offersVoluntaryPa(rule) },
       confidence: rule.verification.confidence,
     };
   }
