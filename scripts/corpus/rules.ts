@@ -9,6 +9,7 @@
 // Status: `verified` only where every claim rests on a cited official source (national Medicare lists, Part D
 // protected classes, the GLP-1 Bridge); everything illustrative or partly confirmed is `sample`.
 import type { CodeRef, CoverageRuleDoc, SourceCitation, Verification } from '../../src/domain/documents.js';
+import { outsideProgram } from '../../src/domain/program-scope.js';
 import {
   DRUG_CLASSES, DRUG_CLASS_LABELS, PART_D_PROTECTED_DRUG_CLASSES, SERVICE_CATEGORIES, SERVICE_CATEGORY_LABELS,
   type DrugClass, type Jurisdiction, type PaType, type Program, type ServiceCategory, type SubjectKind,
@@ -520,7 +521,7 @@ export function wanted(f: StateFacts, program: Program, subj: Subject): boolean 
     case 'dual_eligible':
       return c !== 'compounded_medications';
     case 'part_d':
-      return subj.kind === 'drug' || c === 'pharmacy_standard' || c === 'specialty_drugs';
+      return !outsideProgram('part_d', subj);
     case 'chip':
       return !(c === 'long_term_care' || c === 'skilled_nursing_facility' || c === 'hospice');
     case 'medicare_traditional':

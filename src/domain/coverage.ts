@@ -2,9 +2,20 @@
 // generated table, the CLI's `prauth corpus coverage` and the manifest.
 import type { CoverageRuleDoc } from './documents.js';
 import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVICE_CATEGORIES, type Program } from './vocabulary.js';
+import { outsideProgram } from './program-scope.js';
 
 export const SUBJECTS_PER_PROGRAM = DRUG_CLASSES.length + SERVICE_CATEGORIES.length;
 export const TOTAL_COMBINATIONS = JURISDICTIONS.length * PROGRAMS.length * SUBJECTS_PER_PROGRAM;
+/** Combinations outside their program's benefit (program-scope.ts): counted in the total, never to be verified. */
+export const OUTSIDE_COMBINATIONS =
+  JURISDICTIONS.length *
+  PROGRAMS.reduce(
+    (n, p) =>
+      n +
+      DRUG_CLASSES.filter((code) => outsideProgram(p, { kind: 'drug', code })).length +
+      SERVICE_CATEGORIES.filter((code) => outsideProgram(p, { kind: 'service', code })).length,
+    0,
+  );
 
 export interface CoverageTable {
   /** Program-level rules with status verified, per jurisdiction and program (each out of 40 subjects). */
@@ -38,7 +49,9 @@ export function renderCoverageMarkdown(t: CoverageTable): string {
   });
   const totals = `| **all** | ${PROGRAMS.map((p) => t.byProgram[p]).join(' | ')} | ${t.verified} |`;
   return `Verified program-level rules: **${t.verified} of ${t.total}** combinations (${t.percent}%). Each cell counts the
-subjects (of ${SUBJECTS_PER_PROGRAM}: 20 drug classes, 20 service categories) with a verified rule.
+subjects (of ${SUBJECTS_PER_PROGRAM}: 20 drug classes, 20 service categories) with a verified rule. ${OUTSIDE_COMBINATIONS} of the
+combinations lie outside their program's benefit (non-drug services under Part D) and stay in the total, although no
+rule will ever exist for them.
 
 ${head}\n${rows.join('\n')}\n${totals}`;
 }

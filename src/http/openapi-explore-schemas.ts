@@ -1,6 +1,6 @@
 // Response schemas of the endpoints the spec leaves "not shown" (ask, drug-crosswalk, similar, compliance) and of
 // the topics (spec 2.8). The contract tests check every response against these.
-import { date, Evidence, isoMs, NextStep, PaRule, QueryEcho } from './openapi-schemas.js';
+import { date, Evidence, isoMs, NextStep, OutsideProgram, PaRule, QueryEcho } from './openapi-schemas.js';
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 const str = { type: 'string' };
@@ -168,7 +168,15 @@ export const AskResponse = {
         },
       },
     },
-    gaps: { type: 'array', items: { type: 'object', required: ['state', 'program', 'query', 'scope_gap', 'notify_url'] } },
+    gaps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['state', 'program', 'query', 'scope_gap'],
+        description: 'notify_url, or outside_program where the subject is outside the program\'s benefit (then no rule will exist)',
+        properties: { notify_url: str, outside_program: OutsideProgram },
+      },
+    },
     clarification: nullable({ type: 'object', required: ['missing', 'message', 'choices'], properties: { missing: { type: 'array', items: { enum: ['state', 'program', 'subject'] } }, message: str, choices: { type: 'object' } } }),
     passages: { type: 'array', items: { type: 'object', required: ['rule_id', 'text', 'score', 'source_url'] } },
     grounding: { const: 'keyword' },

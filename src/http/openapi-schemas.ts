@@ -24,10 +24,18 @@ export const ErrorBody = {
   },
 };
 
+/** On a gap whose subject is outside the program's benefit (src/domain/program-scope.ts), in place of notify_url. */
+export const OutsideProgram = {
+  type: 'object',
+  required: ['reason', 'try_programs'],
+  properties: { reason: { type: 'string' }, try_programs: { type: 'array', items: { type: 'string' } } },
+};
+
 export const ScopeGapError = {
   type: 'object',
   required: ['error', 'code', 'scope_gap'],
-  description: 'A coverage gap: no verified rule for the combination. `scope_gap: true` distinguishes it from other 404s.',
+  description:
+    'A coverage gap: no verified rule for the combination. `scope_gap: true` distinguishes it from other 404s. `notify_url` is where to ask to be told when one is published; for a subject outside the program\'s benefit (a non-drug service under Part D), `outside_program` says so and names the programs to ask instead, and there is no `notify_url`.',
   properties: {
     error: { type: 'string' },
     code: { const: 'scope_gap' },
@@ -36,6 +44,7 @@ export const ScopeGapError = {
     program: { type: 'string' },
     query: { type: 'object' },
     notify_url: { type: 'string' },
+    outside_program: OutsideProgram,
   },
 };
 

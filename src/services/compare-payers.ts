@@ -1,9 +1,11 @@
 // Cross-payer compare within one state (spec endpoint 4): every payer the corpus knows in the state (Medicaid
 // MCOs, the FFS agency, MA plans, Part D sponsors, ...) with its rule for one drug class or service category.
-// Payers the corpus lists for the state but without a rule for the subject appear as gaps. The program-level
+// Payers the corpus lists for the state but without a rule for the subject appear as gaps, unless the subject is
+// outside the payer's program (a Part D sponsor for a non-drug service). The program-level
 // rules of the state are given alongside as the default a payer-level rule refines.
 import type { CoverageRuleDoc, PayerDoc } from '../domain/documents.js';
 import { PROGRAMS, type Program } from '../domain/vocabulary.js';
+import { outsideProgram } from '../domain/program-scope.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
 import { GAP_RULE_FIELDS, nullFields, toPaRule, type PaRule } from './pa-rule.js';
@@ -120,7 +122,7 @@ function build(model: ReadModel, q: ComparePayersQuery): Omit<ComparePayersBody,
   }
   for (const p of payersIn(model, state)) {
     for (const program of p.programs) {
-      if ((q.program && program !== q.program) || covered.has(`${p.id}|${program}`)) continue;
+      if ((q.program && program !== q.program) || covered.has(`${p.id}|${program}`) || outsideProgram(program, subject)) continue;
       items.push({
         payer_id: p.id,
         payer_name: p.name,

@@ -1,6 +1,7 @@
 // The coverage explorer's grid: for one program, each jurisdiction's status per subject (verified, sample, gap).
 // Derived from the served program-level rules, the same set the manifest's verified coverage counts, so the grid's
-// totals equal coverage.verified.by_state and by_program.
+// totals equal coverage.verified.by_state and by_program. A subject outside the program's benefit (a non-drug service
+// under Part D) is not a column: no rule will ever fill it.
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
 import {
   DRUG_CLASSES,
@@ -11,6 +12,7 @@ import {
   type Program,
   type SubjectKind,
 } from '../domain/vocabulary.js';
+import { outsideProgram } from '../domain/program-scope.js';
 
 export type CellStatus = 'verified' | 'sample' | 'gap';
 
@@ -36,8 +38,9 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
   const hit = perModel.get(program);
   if (hit) return hit;
   const totals: Record<CellStatus, number> = { verified: 0, sample: 0, gap: 0 };
+  const subjects = SUBJECTS.filter((s) => !outsideProgram(program, s));
   const states = JURISDICTIONS.map((state) => {
-    const cells = SUBJECTS.map(({ kind, code }): CellStatus => {
+    const cells = subjects.map(({ kind, code }): CellStatus => {
       const status = model.rules.get(ruleKey(state, program, kind, code))?.verification.status;
       return status === 'verified' || status === 'sample' ? status : 'gap';
     });
@@ -50,7 +53,7 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
       cells,
     };
   });
-  const grid = { program, served_statuses: [...model.servedStatuses], subjects: SUBJECTS, states, totals };
+  const grid = { program, served_statuses: [...model.servedStatuses], subjects, states, totals };
   perModel.set(program, grid);
   return grid;
 }

@@ -4,6 +4,7 @@ import type { CoverageRuleDoc } from '../domain/documents.js';
 import type { Program, SubjectKind } from '../domain/vocabulary.js';
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toNextSteps, toPaRule } from './pa-rule.js';
+import { outsideProgram, type OutsideProgram } from '../domain/program-scope.js';
 
 export interface SubjectQuery {
   kind: SubjectKind;
@@ -23,6 +24,16 @@ export type LookupOutcome =
 /** The `query` object echoed in responses: `drug_class` for a drug, `service_category` for a service. */
 export function toQueryEcho(subject: SubjectQuery): Record<string, string> {
   return subject.kind === 'drug' ? { drug_class: subject.code } : { service_category: subject.code };
+}
+
+/**
+ * What every scope_gap body says beyond the query echo (the lookup's and the action plan's 404, the ask answer's gap
+ * items): where to be told when a rule is published, or, for a subject outside the program's benefit, that none will
+ * be and which programs to ask instead.
+ */
+export function gapDetails(q: LookupQuery): { notify_url: string } | { outside_program: OutsideProgram } {
+  const outside = outsideProgram(q.program, q.subject);
+  return outside ? { outside_program: outside } : { notify_url: '/v1/notify-when-ready' };
 }
 
 const prepared = new WeakMap<ReadModel, Map<string, { prefix: string; prefixBytes: Buffer }>>();

@@ -2,6 +2,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
 import { ApiError } from '../domain/api-error.js';
+import { outsideProgram } from '../domain/program-scope.js';
 
 export type NotifyChannel = 'sms' | 'email';
 
@@ -77,6 +78,9 @@ export function parseNotifyBody(body: unknown): NotifyRequest {
   if (rawProgram !== undefined) {
     program = normalizeProgram(rawProgram);
     if (!program) throw invalid('program', `Invalid program '${rawProgram.slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`);
+    // A gap that will never be filled is not watched: the 400 says why and where to ask instead.
+    const outside = outsideProgram(program, { kind, code: subject });
+    if (outside) throw invalid('subject', `Invalid subject '${subject}' for program ${program}: ${outside.reason} Ask program ${outside.try_programs.join(' or ')} instead.`);
   }
 
   const rawContact = str(b, 'contact', true)!;

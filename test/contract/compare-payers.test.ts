@@ -93,6 +93,22 @@ describe('GET /v1/compare-payers', () => {
     });
   });
 
+  it('when a service is compared, then a payer gets no gap row for a program whose benefit cannot hold the service (Part D), but keeps it for a drug', async () => {
+    const t2 = await makeTestApp([
+      jurisdiction('TX'),
+      { ...payer('wellcare', 'Wellcare', ['TX'], ['medicare_advantage', 'part_d']), kind: 'ma_plan' },
+      rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging', payer: { id: 'wellcare', name: 'Wellcare' } }),
+    ]);
+    const k = await t2.key({ name: 'payers' });
+    const svc = await request(t2.app.handler).get('/v1/compare-payers?state=TX&service=advanced_imaging').set('x-api-key', k);
+    expect(svc.status).to.equal(200);
+    expectOpenApi(t2.app.routes, svc);
+    expect(svc.body.payers.map((p: { program: string; gap: boolean }) => [p.program, p.gap])).to.deep.equal([['medicare_advantage', false]]);
+    expect(svc.body.summary).to.include({ total: 1, gaps: 0 });
+    const drug = await request(t2.app.handler).get('/v1/compare-payers?state=TX&drug=hepatitis_c').set('x-api-key', k);
+    expect(drug.body.payers.map((p: { program: string; gap: boolean }) => [p.program, p.gap])).to.deep.equal([['medicare_advantage', true], ['part_d', true]]);
+  });
+
   it('when a program filter is given, then only that program is listed', async () => {
     const res = await get('/v1/compare-payers?state=TX&drug=glp1_weight_loss&program=medicare_advantage');
     expect(res.status).to.equal(200);

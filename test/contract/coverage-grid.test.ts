@@ -57,6 +57,17 @@ describe('coverage grid: GET /v1/coverage (what the explorer draws)', () => {
     expect(cell((await request(verifiedOnly.app.handler).get('/v1/coverage?program=medicaid_mco')).body, 'TX', 'dental')).to.equal('gap');
   });
 
+  it('when the program is Part D, then its columns are the 20 drug classes and its two service categories: services outside its benefit are not gaps', async () => {
+    const res = await request(samples.app.handler).get('/v1/coverage?program=part_d');
+    expect(res.status).to.equal(200);
+    expectOpenApi(samples.app.routes, res);
+    const codes = res.body.subjects.map((s: { code: string }) => s.code);
+    expect(codes).to.have.length(22);
+    expect(codes).to.include.members(['hiv_antiretrovirals', 'pharmacy_standard', 'specialty_drugs']);
+    expect(codes).to.not.include('advanced_imaging');
+    expect(res.body.totals).to.deep.equal({ verified: 1, sample: 0, gap: 51 * 22 - 1 });
+  });
+
   it('when the program is missing or unknown, then 400 naming it', async () => {
     for (const qs of ['', '?program=nope']) {
       const res = await request(samples.app.handler).get(`/v1/coverage${qs}`);

@@ -190,6 +190,11 @@ describe('POST /v1/ask', function () {
   it('gaps point at notify-when-ready; clarifications list the choices', async () => {
     const gap = await ask({ question: 'Does Florida Medicaid managed care need PA for Wegovy?' });
     expect(gap.body.gaps[0]).to.include({ state: 'FL', program: 'medicaid_mco', scope_gap: true, notify_url: '/v1/notify-when-ready' });
+    const outside = await ask({ question: 'Does Part D need prior authorization for an MRI in Texas?', state: 'TX', program: 'part_d' });
+    expectOpenApi(t.app.routes, outside, 'POST');
+    expect(outside.body.gaps[0]).to.include({ state: 'TX', program: 'part_d', scope_gap: true });
+    expect(outside.body.gaps[0].notify_url).to.equal(undefined);
+    expect(outside.body.gaps[0].outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
     const clar = await ask({ question: 'Epclusa in Texas or California Medicaid managed care' });
     expect(clar.body.clarification.choices.state).to.have.members(['TX', 'CA']);
     const subj = await ask({ question: 'What needs prior auth in Texas Medicaid managed care?' });

@@ -160,6 +160,22 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
     expect(unknownPath.body.scope_gap).to.equal(undefined);
   });
 
+  it('when the subject is outside the program (a non-drug service under Part D), then the 404 says no rule will exist and names the programs to ask, with no notify_url', async () => {
+    const res = await get('/v1/pauth-lookup?state=TX&program=part_d&service=advanced_imaging');
+    expect(res.status).to.equal(404);
+    expectOpenApi(t.app.routes, res);
+    expect(res.body).to.include({ code: 'scope_gap', scope_gap: true, program: 'part_d' });
+    expect(res.body.error).to.contain('outside the program');
+    expect(res.body.notify_url).to.equal(undefined);
+    expect(res.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
+    expect(res.body.outside_program.reason).to.match(/Part D covers outpatient prescription drugs/);
+    // Part D's own service categories (pharmacy, specialty tier) are inside its benefit: an ordinary gap.
+    const inside = await get('/v1/pauth-lookup?state=TX&program=part_d&service=specialty_drugs');
+    expect(inside.status).to.equal(404);
+    expect(inside.body.notify_url).to.equal('/v1/notify-when-ready');
+    expect(inside.body.outside_program).to.equal(undefined);
+  });
+
   it('when the deprecated alias is called, then it answers the same payload with RFC 9745 Deprecation and RFC 8594 Sunset headers', async () => {
     const qs = '?state=TX&program=medicaid_mco&drug=hepatitis_c';
     const [now, old] = await Promise.all([get(`/v1/pauth-lookup${qs}`), get(`/v1/pa-lookup${qs}`)]);

@@ -76,6 +76,7 @@ describe('notify-when-ready', () => {
       [{ ...good, subject: 'hepatitis_c' }, 'subject'], // a drug class with kind service
       [{ ...good, kind: 'device' }, 'kind'],
       [{ ...good, program: 'medigap' }, 'program'],
+      [{ ...good, program: 'part_d' }, 'subject'], // dental is outside Part D's benefit: a gap no rule will fill
       [{ ...good, channel: 'fax' }, 'channel'],
       [{ ...good, contact: 'not-an-address' }, 'contact'],
       [{ ...good, contact: 'someone@localhost' }, 'contact'],

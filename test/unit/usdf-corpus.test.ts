@@ -52,6 +52,16 @@ describe('unit: USDF resources over the whole sample corpus', function () {
     expect(required.length).to.be.greaterThan(0);
   });
 
+  it('a formulary whose drugs are all handed over to another program says so in its name; one of its own does not', () => {
+    const plans = index.byType.get('InsurancePlan') as Any[];
+    const name = (id: string): string => plans.find((p) => p.id === id)!.name;
+    // The sample corpus also serves Original Medicare's own (Part B) drug rules: some drugs, not all, are Part D's.
+    expect(name('formulary-ga-medicare-traditional')).to.equal('Georgia Traditional Medicare (Parts A/B): drug prior-authorization formulary (some drugs are covered through Medicare Part D)');
+    const verifiedOnly = usdfIndex(buildReadModel(docs(), 3, new Date(), { verifiedOnly: true }));
+    expect((verifiedOnly.byType.get('InsurancePlan') as Any[]).find((p) => p.id === 'formulary-ga-medicare-traditional')!.name).to.match(/\(these drugs are covered through Medicare Part D\)$/);
+    expect(name('formulary-ga-part-d')).to.equal('Georgia Medicare Part D: drug prior-authorization formulary');
+  });
+
   it('when references are followed, then every FormularyItem subject and formulary, plan formulary and coverage area resolves', () => {
     const ext = (r: Any, url: string) => (r.extension ?? []).filter((e: Any) => e.url.endsWith(url));
     for (const b of index.byType.get('Basic')! as Any[]) {

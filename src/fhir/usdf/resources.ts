@@ -88,6 +88,11 @@ interface FormularyDef {
 function formularyPlan(def: FormularyDef, stateName: string): InsurancePlan {
   const start = earliestStart(def.rules);
   const label = `${stateName} ${PROGRAM_LABELS[def.program]}`;
+  // Where rules hand drugs over to another program (Original Medicare's drugs to Part D), the title says so: the
+  // program's own benefit does not cover those drugs.
+  const others = [...new Set(def.rules.map((r) => r.decidedBy ?? r.program))].filter((p) => p !== def.program);
+  const some = def.rules.some((r) => (r.decidedBy ?? r.program) === def.program);
+  const via = others.length ? ` (${some ? 'some' : 'these'} drugs are covered through ${others.map((p) => PROGRAM_LABELS[p]).join(' or ')})` : '';
   return {
     resourceType: 'InsurancePlan',
     id: def.id,
@@ -95,7 +100,7 @@ function formularyPlan(def: FormularyDef, stateName: string): InsurancePlan {
     identifier: [{ system: 'urn:prauth:formulary', value: def.payer ? `${def.payer.id}/${def.state}/${def.program}` : `${def.state}/${def.program}` }],
     status: 'active',
     type: [{ coding: [{ system: CODE_SYSTEMS.actCode, code: 'DRUGPOL' }] }],
-    name: def.payer ? `${def.payer.name}, ${label}: drug prior-authorization formulary` : `${label}: drug prior-authorization formulary`,
+    name: `${def.payer ? `${def.payer.name}, ` : ''}${label}: drug prior-authorization formulary${via}`,
     ...(start ? { period: { start } } : {}),
     // The state the formulary's rules are for (our rules are per state and program).
     coverageArea: [{ reference: `Location/${locationId(def.state)}` }],

@@ -7,7 +7,7 @@ import type { ActionPlanQuery } from '../../services/action-plan/plan-types.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
-import { toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
+import { gapDetails, toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
 import {
@@ -183,7 +183,7 @@ function actionPlanGap(q: ActionPlanQuery): ApiError {
       state: q.state,
       program: q.program,
       query: q.code ? { ...toQueryEcho(q.subject), code: q.code.code } : toQueryEcho(q.subject),
-      notify_url: '/v1/notify-when-ready',
+      ...gapDetails(q),
     },
   );
 }

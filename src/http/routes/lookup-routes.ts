@@ -1,5 +1,6 @@
 // Endpoints 1 and 2: single-state lookup and its deprecated alias.
-import { lookupBodyBytes, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import { gapDetails, lookupBodyBytes, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import { outsideProgram } from '../../domain/program-scope.js';
 import { ApiError } from '../../domain/api-error.js';
 import { namedProgram, namedState } from '../../domain/named-scope.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
@@ -12,13 +13,15 @@ export function scopeGap(q: LookupQuery): ApiError {
   return new ApiError(
     404,
     'scope_gap',
-    `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet`,
+    outsideProgram(q.program, q.subject)
+      ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': the subject is outside the program's benefit`
+      : `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet`,
     {
       scope_gap: true,
       state: q.state,
       program: q.program,
       query: toQueryEcho(q.subject),
-      notify_url: '/v1/notify-when-ready',
+      ...gapDetails(q),
     },
   );
 }

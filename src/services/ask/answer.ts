@@ -4,7 +4,7 @@
 import { toWireEvidence } from '../../domain/evidence.js';
 import type { ReadModel } from '../../corpus/read-model.js';
 import { DRUG_CLASSES, PROGRAM_LABELS, PROGRAMS, SERVICE_CATEGORIES, subjectLabel, type Program } from '../../domain/vocabulary.js';
-import { lookupRule, toQueryEcho } from '../lookup.js';
+import { gapDetails, lookupRule, toQueryEcho } from '../lookup.js';
 import { toNextSteps, toPaRule } from '../pa-rule.js';
 import { bestSentence, ruleIndex, ruleText } from '../explore/rule-index.js';
 import type { ScopeFilter } from '../explore/scope.js';
@@ -91,7 +91,7 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
           const q = { state: state!, program: program!, subject: { kind: s.kind, code: s.code } };
           const out = lookupRule(model, q);
           if (out.kind === 'scope_gap') {
-            gaps.push({ state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: true, notify_url: '/v1/notify-when-ready' });
+            gaps.push({ state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: true, ...gapDetails(q) });
             continue;
           }
           const r = out.rule;
