@@ -176,6 +176,18 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     expect(why(res.body)[1]).to.contain('http://loinc.org|0000-0');
   });
 
+  it('when the member\'s program cannot cover the ordered service (an MRI under Part D), then the card says so and where to ask instead of "no verified rule yet"', async () => {
+    const body = orderSign();
+    body.context.draftOrders.entry = [body.context.draftOrders.entry[0]];
+    body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
+    const res = await post('service-coverage-requirements?state=TX&program=part_d', body);
+    expect(res.status).to.equal(200);
+    expectValidResponse(res.body);
+    expect(why(res.body)[0]).to.contain("No rule for TX Medicare Part D service 'advanced_imaging'");
+    expect(why(res.body)[0]).to.contain('Original Medicare (Parts A and B) or a Medicare Advantage plan');
+    expect(why(res.body)[0]).to.not.contain('yet');
+  });
+
   it('when context carries unknown fields, then they are ignored; when order-select names one selection, then only it is answered', async () => {
     const body = { ...orderSign(), hook: 'order-select' };
     body.context = { ...body.context, selections: ['ServiceRequest/2468'], somethingNew: { x: 1 } };
