@@ -13,7 +13,7 @@ export interface CoverageGrid {
 export interface Manifest {
   sample: boolean;
   notice: string;
-  coverage: { programs: string[]; verified: { rules: number; of_combinations: number; percent: number; by_program: Record<string, number> } };
+  coverage: { programs: string[]; verified: { rules: number; of_combinations: number; outside_program_combinations: number; percent: number; by_program: Record<string, number> } };
 }
 
 export interface ApiAnswer<T> {

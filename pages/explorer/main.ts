@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const manifest = await publicJson<Manifest>('/v1/manifest');
   byId('notice').textContent = manifest.notice;
   const v = manifest.coverage.verified;
-  byId('overall').textContent = `${v.rules} of ${v.of_combinations} combinations verified across all programs (${v.percent}%).`;
+  byId('overall').textContent = `${v.rules} of ${v.of_combinations} combinations verified across all programs (${v.percent}%); ${v.outside_program_combinations} of them lie outside their program's benefit (Part D covers drugs, not other services) and will never have a rule.`;
   const start = new URLSearchParams(location.search);
   const programs = manifest.coverage.programs;
   f.program.replaceChildren(...programs.map((p) => h('option', { value: p }, `${programLabel(p)} (${v.by_program[p] ?? 0} verified)`)));

@@ -223,6 +223,18 @@ export const ManifestResponse = {
         programs: { type: 'array', items: { enum: [...PROGRAMS] } },
         service_categories: { type: 'array', items: { enum: [...SERVICE_CATEGORIES] } },
         drug_classes: { type: 'array', items: { enum: [...DRUG_CLASSES] } },
+        verified: {
+          type: 'object',
+          description: 'Verified program-level rules of the 51 x 7 x 40 combinations; outside_program_combinations of them lie outside their program\'s benefit (non-drug services under Part D) and will never have a rule',
+          properties: {
+            rules: { type: 'integer', minimum: 0 },
+            of_combinations: { type: 'integer' },
+            outside_program_combinations: { type: 'integer', minimum: 0 },
+            percent: { type: 'number' },
+            by_program: { type: 'object', additionalProperties: { type: 'integer' } },
+            by_state: { type: 'object' },
+          },
+        },
       },
     },
     mandates: { type: 'object', required: ['cms_0057_f', 'cms_0062_p'], properties: { cms_0057_f: mandate, cms_0062_p: mandate } },

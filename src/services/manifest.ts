@@ -3,7 +3,7 @@
 import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import type { ReadModel } from '../corpus/read-model.js';
 import { ageSummary, type AgeSummary } from './staleness.js';
-import { coverageOf, type CoverageTable } from '../domain/coverage.js';
+import { coverageOf, OUTSIDE_COMBINATIONS, type CoverageTable } from '../domain/coverage.js';
 
 export const INTERFACE_VERSION = '1.0.0';
 export const SERVICE_NAME = 'prauth: prior-authorization rules service';
@@ -65,7 +65,7 @@ export function buildManifest(model: ReadModel, publicBaseUrl: string | undefine
       drug_classes: [...DRUG_CLASSES],
       verified: (() => {
         const t = verifiedCoverage(model);
-        return { rules: t.verified, of_combinations: t.total, percent: t.percent, by_program: t.byProgram, by_state: t.byState };
+        return { rules: t.verified, of_combinations: t.total, outside_program_combinations: OUTSIDE_COMBINATIONS, percent: t.percent, by_program: t.byProgram, by_state: t.byState };
       })(),
     },
     mandates: {

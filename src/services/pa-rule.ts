@@ -141,7 +141,7 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
 
   const turnaround = requested
     ? t.standardHours === 0 && t.expeditedHours === 0
-      ? ['No decision timeframe is published for this request; see the basis']
+      ? ['No decision timeframe is traced to this rule\'s sources; see the basis']
       : [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
     : ['No decision to wait for'];
   if (requested && t.basis) turnaround.push(`Basis: ${t.basis}`);

@@ -116,6 +116,8 @@ describe('pages in a real browser: coverage explorer and API reference (chromium
 
     it('when each program is chosen, then the grid counts equal the manifest\'s verified coverage, per program and per state', async () => {
       const v = manifest.coverage.verified;
+      const overall = await w.page.$eval('#overall', (e) => e.textContent);
+      expect(overall).to.equal(`${v.rules} of ${v.of_combinations} combinations verified across all programs (${v.percent}%); 918 of them lie outside their program's benefit (Part D covers drugs, not other services) and will never have a rule.`);
       let total = 0;
       for (const program of manifest.coverage.programs as string[]) {
         await w.page.select('#f-program', program);

@@ -267,6 +267,18 @@ describe('GET /v1/action-plan', () => {
     expect(gap.body.error).to.contain('send denied=true');
   });
 
+  it('when the subject is outside the program (an MRI under Part D), then 404 with outside_program, even after a denial (no Part D appeal ladder for a service)', async () => {
+    for (const qs of ['?state=TX&program=part_d&service=advanced_imaging', '?state=TX&program=part_d&service=advanced_imaging&denied=true']) {
+      const res = await get(qs);
+      expect(res.status, qs).to.equal(404);
+      expectOpenApi(t.app.routes, res);
+      expect(res.body).to.include({ code: 'scope_gap', scope_gap: true, program: 'part_d' });
+      expect(res.body.notify_url).to.equal(undefined);
+      expect(res.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
+      expect(res.body.error).to.contain('outside the program').and.not.contain('send denied=true');
+    }
+  });
+
   it('when the appeal window was missed, then appeal is not ranked and a new request leads', async () => {
     const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true&denial_days_ago=75');
     expect(res.status).to.equal(200);

@@ -128,7 +128,7 @@ describe('rule verification status: rule_status, evidence, manifest counts, the 
       expect(res.body.dataset.served_statuses).to.deep.equal(['verified']);
       expect(res.body.sample).to.equal(false);
       expect(res.body.notice).to.match(/Only verified rules are served/);
-      expect(res.body.coverage.verified).to.include({ rules: 1, of_combinations: 14280, percent: 0 });
+      expect(res.body.coverage.verified).to.include({ rules: 1, of_combinations: 14280, outside_program_combinations: 918, percent: 0 });
       expect(res.body.coverage.verified.by_state.TX).to.include({ part_d: 1, medicaid_ffs: 0 });
       expect(res.body.coverage.verified.by_program).to.include({ part_d: 1 });
     });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { stringify } from 'yaml';
 import type { CoverageRuleDoc } from '../../src/domain/documents.js';
-import { applyFacts, NO_CLOCK_BASIS, OLD_SOURCE_CONFIDENCE, VERIFIED_CONFIDENCE } from '../../scripts/corpus/facts/apply.js';
+import { applyFacts, NO_CLOCK_BASIS, sourceAgeConfidence, VERIFIED_CONFIDENCE } from '../../scripts/corpus/facts/apply.js';
 import { hostAllowed, loadFacts, type Fact } from '../../scripts/corpus/facts/load.js';
 
 const SOURCE = { id: 'pdl', url: 'https://www.example.state.tx.us/pdl.pdf', title: 'Preferred Drug List', publisher: 'State agency', date: '2026-07-01' };
@@ -173,8 +173,21 @@ describe('curated facts: deriving a rule', () => {
     const old = { ...SOURCE, date: '2024-03-01' };
     const r = applyFacts([baseRule()], [fact({ evidence: [{ source: old, locator: 'p. 2' }] }), route(), clock()]).rules[0];
     expect(r.verification.status).to.equal('verified');
-    expect(r.verification.confidence).to.equal(OLD_SOURCE_CONFIDENCE);
+    expect(r.verification.confidence).to.equal(0.7);
     expect(r.verification.caveat).to.match(/dated 2024-03-01, before the 2026 plan year/);
+  });
+
+  it('confidence falls with the age of the oldest dated source; an undated source counts as two years old', () => {
+    expect(sourceAgeConfidence(undefined, false)).to.equal(VERIFIED_CONFIDENCE);
+    expect(sourceAgeConfidence('2025-06-30', false)).to.equal(0.8);
+    expect(sourceAgeConfidence('2024-03-01', false)).to.equal(0.7);
+    expect(sourceAgeConfidence(undefined, true)).to.equal(0.7);
+    expect(sourceAgeConfidence('2025-06-30', true)).to.equal(0.7);
+    expect(sourceAgeConfidence('2019-12-31', false)).to.equal(0.6);
+    expect(sourceAgeConfidence('2016-12-01', false)).to.equal(0.5);
+    expect(sourceAgeConfidence('2009-01-01', true)).to.equal(0.5);
+    const ancient = applyFacts([baseRule()], [fact({ evidence: [{ source: { ...SOURCE, date: '2016-12-01' }, locator: 'p. 2' }] }), route(), clock()]).rules[0];
+    expect(ancient.verification).to.include({ status: 'verified', confidence: 0.5 });
   });
 
   it('when no PA applies, then no route or clock is needed and none is served', () => {

@@ -120,14 +120,15 @@ describe('PAS item decisions', () => {
     });
   });
 
-  it('when the rule lists no documentation, then A4 asks for clinical notes (nothing attached can satisfy it)', () => {
+  it('when the rule lists no documentation, then A4 pended for the payer\'s review, naming no document the rule does not list', () => {
     const bare: CoverageRuleDoc = { ...rule, requirement: { ...rule.requirement, documentation: [], criteria: '' } };
     const m = buildReadModel({ rules: [bare, ...of<CoverageRuleDoc>('CoverageRule').filter((r) => r.id !== rule.id)], jurisdictions: of('Jurisdiction'), payers: of<PayerDoc>('Payer'), drugs: [], codeMappings: of<CodeMappingDoc>('CodeMapping'), events: [], topics: [] }, 1);
     const req = parsed(pasRequest('n', [{ code: HOME_HEALTH }], { supporting: [dtrResponse('qr', path, [1, 2, 3])] }));
     const d = decideItem(m, req, req.claim.item![0]!, CC, NOW);
     expect(d.action).to.equal('A4');
-    expect(d.missing).to.deep.equal(['Clinical notes supporting medical necessity']);
-    expect(d.notes).to.deep.equal([`Pended for review under rule ${rule.id} (${citationLine(bare)}). Documentation needed: Clinical notes supporting medical necessity.`]);
+    expect(d.missing).to.equal(undefined);
+    expect(d.questionnairePath).to.equal(`/v1/dtr/questionnaire/${bare.jurisdiction}/${bare.program}/${bare.subject.code}`);
+    expect(d.notes).to.deep.equal([`Pended for review under rule ${rule.id} (${citationLine(bare)}). The rule's sources list no documents for this request; the payer says what to send.`]);
   });
 
   describe('the certification period', () => {

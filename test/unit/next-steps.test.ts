@@ -37,6 +37,12 @@ describe('next steps', () => {
     expect(steps[2]!.items).to.deep.equal(['No decision to wait for']);
   });
 
+  it('when a required PA has no traced clock, then step 3 says none is traced to the rule\'s sources (not that none is published) and gives the basis', () => {
+    const steps = toNextSteps(withParts({ requirement: { paRequired: true }, turnaround: { standardHours: 0, expeditedHours: 0, basis: 'No decision timeframe traced to an official source for this rule yet' } }));
+    expect(steps[2]!.items).to.deep.equal(["No decision timeframe is traced to this rule's sources; see the basis", 'Basis: No decision timeframe traced to an official source for this rule yet']);
+    expect(JSON.stringify(steps)).not.to.include('is published');
+  });
+
   it('a page address is "Online" only for a portal or electronic route; for any other route it is where the details are', () => {
     const phone = toNextSteps(withParts({ requirement: { paRequired: true }, submission: { channel: 'phone', target: 'The member\'s plan', url: 'https://hhs.example.gov/faq' } }));
     expect(phone[1]!.items).to.include('Details: https://hhs.example.gov/faq');

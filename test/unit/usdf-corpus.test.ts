@@ -36,20 +36,31 @@ describe('unit: USDF resources over the whole sample corpus', function () {
     expect(safeId('formulary', 'tx', 'part_d')).to.equal('formulary-tx-part-d');
   });
 
-  it('a FormularyItem states prior authorization only where its rule does: where the plan decides, the flags are left out', () => {
+  it('a FormularyItem states prior authorization only where its rule does: where the plan decides or the rule is conditional, the flags are left out', () => {
     const ext = (r: Any, url: string) => (r.extension ?? []).find((e: Any) => e.url === url);
+    const PA = 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-PriorAuthorization-extension';
+    const FLAGS = [PA, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-StepTherapyLimit-extension', 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-QuantityLimit-extension'];
     const items = index.byType.get('Basic') as Any[];
-    const ruleOfItem = (b: Any): Any => {
-      const formulary = ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyReference-extension').valueReference.reference as string;
-      return formulary;
-    };
-    const partD = items.filter((b) => ruleOfItem(b).startsWith('InsurancePlan/formulary-ga-part-d'));
+    const formularyOf = (b: Any): string => ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyReference-extension').valueReference.reference as string;
+    const partD = items.filter((b) => formularyOf(b).startsWith('InsurancePlan/formulary-ga-part-d'));
     expect(partD.length).to.be.greaterThan(0);
     // Part D's drug rules say the plan may require PA: whether it does is the plan's, so no flag is stated.
-    for (const b of partD) expect(ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-PriorAuthorization-extension'), b.id).to.equal(undefined);
-    // A Medicaid fee-for-service rule that requires PA states it.
-    const required = items.filter((b) => ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-PriorAuthorization-extension')?.valueBoolean === true);
-    expect(required.length).to.be.greaterThan(0);
+    for (const b of partD) for (const url of FLAGS) expect(ext(b, url), `${b.id} ${url}`).to.equal(undefined);
+    // A conditional Medicaid FFS rule (non-preferred agents need PA, preferred ones not): no flag for any one drug.
+    const conditional = [...model.rules.values()].find((r) => r.program === 'medicaid_ffs' && r.subject.code === 'mental_health_antidepressants' && r.requirement.paType === 'conditional')!;
+    const d = docs();
+    const classDrugs = new Set(d.drugs.filter((x) => x.drugClass === 'mental_health_antidepressants').flatMap((x) => (x.rxnorm?.products ?? []).map((p) => `MedicationKnowledge/formularydrug-${p.code}`)));
+    const inClass = (b: Any): boolean => classDrugs.has(b.subject?.reference);
+    const condItems = items.filter((b) => formularyOf(b) === `InsurancePlan/formulary-${conditional.jurisdiction.toLowerCase()}-medicaid-ffs` && inClass(b));
+    expect(condItems.length).to.be.greaterThan(0);
+    for (const b of condItems) expect(ext(b, PA), b.id).to.equal(undefined);
+    // A rule that says no PA applies states false; one that says every drug of the class needs PA states true.
+    expect(items.some((b) => ext(b, PA)?.valueBoolean === false)).to.equal(true);
+    const full = { ...conditional, requirement: { ...conditional.requirement, paType: 'full' as const } };
+    const fullIndex = usdfIndex(buildReadModel({ ...d, rules: d.rules.map((r) => (r.id === full.id ? full : r)) }, 4));
+    const fullItems = (fullIndex.byType.get('Basic') as Any[]).filter((b) => formularyOf(b) === `InsurancePlan/formulary-${full.jurisdiction.toLowerCase()}-medicaid-ffs` && inClass(b));
+    expect(fullItems.length).to.be.greaterThan(0);
+    for (const b of fullItems) expect(ext(b, PA).valueBoolean, b.id).to.equal(true);
   });
 
   it('a formulary whose drugs are all handed over to another program says so in its name; one of its own does not', () => {

@@ -11,8 +11,19 @@ import type { Fact } from './load.js';
 /** The first day of the current plan year: a source dated before it is served with lowered confidence. */
 export const PLAN_YEAR_START = '2026-01-01';
 export const VERIFIED_CONFIDENCE = 0.9;
-export const OLD_SOURCE_CONFIDENCE = 0.7;
-export const UNDATED_SOURCE_CONFIDENCE = 0.8;
+/** An undated source: it may be a living page kept current, or an old one; as low as a source two years old. */
+export const UNDATED_SOURCE_CONFIDENCE = 0.7;
+
+/**
+ * A verified rule's confidence from the age of its oldest dated source (whole years before the plan year's start) and
+ * whether any source is undated: current 0.9; one year old 0.8; two to four years or undated 0.7; five to nine 0.6;
+ * ten or more 0.5. The caveat names the oldest date either way.
+ */
+export function sourceAgeConfidence(oldest: string | undefined, undated: boolean): number {
+  const years = oldest ? Number(PLAN_YEAR_START.slice(0, 4)) - Number(oldest.slice(0, 4)) : 0;
+  const byAge = years <= 0 ? VERIFIED_CONFIDENCE : years === 1 ? 0.8 : years <= 4 ? 0.7 : years <= 9 ? 0.6 : 0.5;
+  return Math.min(byAge, undated ? UNDATED_SOURCE_CONFIDENCE : VERIFIED_CONFIDENCE);
+}
 export const SAMPLE_WITH_FACTS_CONFIDENCE = 0.6;
 export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official source for this rule yet; ask the payer when it will decide.';
 
@@ -213,7 +224,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
     if (needsRoute && !chosen.clock) next.turnaround = { standardHours: 0, expeditedHours: 0, basis: NO_CLOCK_BASIS };
     next.verification = {
       status: 'verified', lastVerified: checked,
-      confidence: old ? OLD_SOURCE_CONFIDENCE : undated ? UNDATED_SOURCE_CONFIDENCE : VERIFIED_CONFIDENCE,
+      confidence: sourceAgeConfidence(old, undated),
       by: 'curated-facts', method: 'read from the cited source and confirmed by an independent second reading',
       ...(caveats.length ? { caveat: caveats.join(' ') } : {}),
     };

@@ -117,8 +117,20 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
   if (!r.requirement.paRequired) {
     return { ...base, action: 'A1', notes: [`Prior authorization is not required (rule ${r.id}; ${citationLine(r)}). Certified: no review was needed.`] };
   }
-  const docs = r.requirement.documentation.length ? r.requirement.documentation : ['Clinical notes supporting medical necessity'];
-  const have = r.requirement.documentation.length ? attachedDocumentation(req, r) : new Set<string>();
+  const docs = r.requirement.documentation;
+  if (!docs.length) {
+    // The rule's sources list no documents: nothing can be checked off, and none is invented; the payer reviews it.
+    return {
+      ...base,
+      action: 'A4',
+      questionnairePath: `/v1/dtr/questionnaire/${r.jurisdiction}/${r.program}/${r.subject.code}`,
+      notes: [
+        `Pended for review under rule ${r.id} (${citationLine(r)}). The rule's sources list no documents for this request; the payer says what to send.`,
+        ...(r.requirement.criteria ? [`Criteria: ${r.requirement.criteria}`] : []),
+      ],
+    };
+  }
+  const have = attachedDocumentation(req, r);
   const missing = docs.filter((d) => !have.has(d));
   if (!missing.length) {
     const certification = certificationPeriod(item, now);

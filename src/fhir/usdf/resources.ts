@@ -88,8 +88,7 @@ interface FormularyDef {
 function formularyPlan(def: FormularyDef, stateName: string): InsurancePlan {
   const start = earliestStart(def.rules);
   const label = `${stateName} ${PROGRAM_LABELS[def.program]}`;
-  // Where rules hand drugs over to another program (Original Medicare's drugs to Part D), the title says so: the
-  // program's own benefit does not cover those drugs.
+  // Drugs handed over to another program (Original Medicare's to Part D): the title says so.
   const others = [...new Set(def.rules.map((r) => r.decidedBy ?? r.program))].filter((p) => p !== def.program);
   const some = def.rules.some((r) => (r.decidedBy ?? r.program) === def.program);
   const via = others.length ? ` (${some ? 'some' : 'these'} drugs are covered through ${others.map((p) => PROGRAM_LABELS[p]).join(' or ')})` : '';
@@ -139,13 +138,12 @@ const flag = (url: string, value: boolean | undefined): Extension[] => (value ==
 
 function formularyItem(rule: CoverageRuleDoc, formularyId: string, drugId: string, rxcui: string): Basic {
   const f = restrictionsOf(rule);
-  // Where the rule says the plan decides (pa_mode plan_may_require), whether this plan imposes PA, step therapy or a
-  // quantity limit is not known at program level: those flags (0..1 in the profile) are unknown, left out rather than
-  // stated true or false; a limit the rule itself states is still given.
-  const planDecides = rule.requirement.paMode === 'plan_may_require';
-  const pa = planDecides ? undefined : f.pa;
-  const step = f.step || (planDecides ? undefined : false);
-  const ql = f.ql || (planDecides ? undefined : false);
+  // Where the plan decides (pa_mode plan_may_require), or the rule is conditional (some agents of the class need PA,
+  // others not, and it does not say which side this drug is on), the flags (0..1 in the profile) are left out.
+  const unknownPerDrug = rule.requirement.paMode === 'plan_may_require' || rule.requirement.paType === 'conditional';
+  const pa = unknownPerDrug ? undefined : f.pa;
+  const step = unknownPerDrug ? undefined : f.step;
+  const ql = unknownPerDrug ? undefined : f.ql;
   const period = rule.effective?.start ? { start: rule.effective.start, ...(rule.effective.end ? { end: rule.effective.end } : {}) } : undefined;
   const extension: Extension[] = [
     { url: USDF_EXT.formularyReference, valueReference: { reference: `InsurancePlan/${formularyId}` } },

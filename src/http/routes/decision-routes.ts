@@ -8,6 +8,7 @@ import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type Member
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
 import { gapDetails, toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
+import { outsideProgram } from '../../domain/program-scope.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
 import {
@@ -177,7 +178,9 @@ function actionPlanGap(q: ActionPlanQuery): ApiError {
   return new ApiError(
     404,
     'scope_gap',
-    `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet, so there is nothing to ground a plan before a decision. After a denial, send denied=true for a plan built on the program's appeal ladder.`,
+    outsideProgram(q.program, q.subject)
+      ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': the subject is outside the program's benefit, so there is no plan to build here; ask the programs in outside_program.try_programs.`
+      : `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet, so there is nothing to ground a plan before a decision. After a denial, send denied=true for a plan built on the program's appeal ladder.`,
     {
       scope_gap: true,
       state: q.state,

@@ -1,6 +1,7 @@
 // The action plan (spec 2.9): the rule, the program's appeal ladder, who to call, upcoming change windows and the
 // member context, combined into ranked next actions with dates. rank-actions.ts decides the order; this module
 // grounds it (which rule, which ladder), turns day counts into dates from `today`, and writes the plain words.
+import { outsideProgram } from '../../domain/program-scope.js';
 import type { JurisdictionDoc, RegulatoryEventDoc } from '../../domain/documents.js';
 import {
   PART_D_PROTECTED_DRUG_CLASSES,
@@ -48,6 +49,8 @@ function isProtectedClass(q: ActionPlanQuery): boolean {
 
 function ground(model: ReadModel, q: ActionPlanQuery): Grounding | null {
   const { state, program, subject } = q;
+  // Outside the program's benefit (an MRI under Part D) no rule and no appeal ladder of that program applies.
+  if (outsideProgram(program, subject)) return null;
   const rule = model.rules.get(ruleKey(state, program, subject.kind, subject.code)) ?? null;
   const payerRules = (model.payerRules.get(payerRuleKey(state, subject.kind, subject.code)) ?? []).filter((r) => r.program === program);
   const protectedClass = isProtectedClass(q);
