@@ -195,8 +195,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function dataDirWarnings(config: Config): string[] {
   if (config.mongodbUri) return [];
   const here = resolve(config.dataDir);
-  const warnings = runningServers()
-    .filter((s) => s.dataDir !== here)
+  const servers = runningServers();
+  // A server on this directory takes the command: servers on other directories are then not worth a word.
+  const warnings = (servers.some((s) => s.dataDir === here) ? [] : servers)
     .map((s) => `a server (pid ${s.pid}, ${s.url}) is running on the data directory ${s.dataDir}, but this command uses ${here}; set PRAUTH_DATA_DIR=${s.dataDir} to reach that server's keys and corpus`);
   if (!existsSync(here)) warnings.push(`${here} does not exist yet: this command creates a new, empty data directory (set PRAUTH_DATA_DIR to use another)`);
   return warnings;
