@@ -129,8 +129,11 @@ The manifest counts rules per status (\`dataset.rules_by_status\`).
 - **Events**: federal dates (CMS-0057-F, CMS-0062-P, CMS-4180-F, WISeR per state, DMEPOS list changes including
   CMS-6097-N, OPD list changes, RSNAT, the Medicare GLP-1 Bridge start and end) and a per-state CMS-0057-F compliance
   grid whose status is \`unknown\` (2026 timeframes) or \`not_yet_due\` (2027 APIs): no state compliance facts were
-  verified. Where only an effective date is known, \`issuedAt\` repeats it.
-- **Topics**: nine approved topics and one draft.
+  verified (the compliance endpoint reads each as of its date). Where only an effective date is known, \`issuedAt\`
+  repeats it. Each event states what it changes (\`paEffect\`: requirement, decision, process, reporting,
+  announcement); CMS-0057-F's events apply to services only (\`subjectKinds\`).
+- **Topics**: nine approved topics and one draft. A regulation topic states where it applies (\`match.programs\`,
+  \`match.jurisdictions\`: WISeR is Original Medicare in its six states).
 
 ## Sources
 

@@ -1,6 +1,6 @@
 // Canonical document kinds, as stored and as an operator ingests them. The JSON Schemas in
 // src/ingest/schemas are the validators for these shapes; keep the two in step (a test checks samples).
-import type { PaType, Program, SubjectKind, VerificationStatus } from './vocabulary.js';
+import type { PaEffect, PaType, Program, SubjectKind, VerificationStatus } from './vocabulary.js';
 
 export interface SourceCitation {
   url: string;
@@ -188,7 +188,11 @@ export interface RegulatoryEventDoc {
   complianceStatus?: 'in_compliance' | 'partial' | 'overdue' | 'not_yet_due' | 'unknown';
   topics: string[];
   subjects?: { kind: SubjectKind; code: string }[];
+  /** The kinds of subject the event applies to (CMS-0057-F: services, not drugs); absent: every kind. */
+  subjectKinds?: SubjectKind[];
   programs?: Program[];
+  /** What the event changes (PA_EFFECTS); absent: not stated, so it is never a reason to wait for its date. */
+  paEffect?: PaEffect;
   confidence?: number;
 }
 
@@ -200,7 +204,16 @@ export interface TopicDoc {
   description: string;
   taxonomyLink: string | null;
   status: 'approved' | 'draft' | 'retired';
-  match: { drugClasses?: string[]; serviceCategories?: string[]; ruleIds?: string[]; keywords?: string[] };
+  match: {
+    drugClasses?: string[];
+    serviceCategories?: string[];
+    ruleIds?: string[];
+    keywords?: string[];
+    /** Where the topic applies: a class or category matches only rules and events of these programs (absent: all). */
+    programs?: Program[];
+    /** ... and of these jurisdictions (absent: all; WISeR: its six states). */
+    jurisdictions?: string[];
+  };
 }
 
 export type CanonicalDoc =

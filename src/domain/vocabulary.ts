@@ -122,6 +122,18 @@ export const SUBJECT_KINDS = ['drug', 'service'] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 
 /**
+ * What a regulatory event changes for the subjects it applies to: whether PA is needed (`requirement`: a PA list,
+ * a model's start or end, a coverage restriction), how a request is decided (`decision`: criteria, timeframes,
+ * denial reasons), how requests and data are exchanged (`process`: APIs, transaction standards), what payers
+ * report (`reporting`), or nothing by itself (`announcement`: a rule or model whose dated provisions are events of
+ * their own, or a proposal).
+ */
+export const PA_EFFECTS = ['requirement', 'decision', 'process', 'reporting', 'announcement'] as const;
+export type PaEffect = (typeof PA_EFFECTS)[number];
+/** The effects that can change a PA answer, so that waiting for the date may be worth it. */
+export const ANSWER_CHANGING_EFFECTS: readonly PaEffect[] = ['requirement', 'decision'];
+
+/**
  * verified: every claim of the document rests on a cited official source a reviewer checked.
  * sample: an illustrative rule (realistic, generic criteria) or one resting on facts not fully confirmed; served
  * only when the server runs with SERVE_SAMPLE_RULES=true. draft and retired are stored but never served.

@@ -1,6 +1,6 @@
 // Response schemas and parameters of the decision-support endpoints (compare, compare-payers, action-plan).
 // Kept beside openapi-schemas.ts, whose shared pieces (PaRule, QueryEcho) they reuse.
-import { DRUG_CLASSES, JURISDICTIONS, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
+import { DRUG_CLASSES, JURISDICTIONS, PA_EFFECTS, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import { ACTION_KINDS, DENIAL_BASES, URGENCIES } from '../services/action-plan/rank-actions.js';
 import { COMPARE_GAP_FIELDS, GAP_RULE_FIELDS } from '../services/pa-rule.js';
 import { Evidence, PaRule, date, isoMs } from './openapi-schemas.js';
@@ -197,7 +197,7 @@ const ladderStep = {
 };
 const changeWindow = {
   type: 'object',
-  required: ['event_id', 'title', 'event_kind', 'jurisdiction', 'date', 'date_kind', 'days_until', 'rule_id', 'source_url'],
+  required: ['event_id', 'title', 'event_kind', 'jurisdiction', 'date', 'date_kind', 'days_until', 'rule_id', 'source_url', 'pa_effect', 'changes_answer'],
   properties: {
     event_id: { type: 'integer' },
     title: str,
@@ -208,6 +208,8 @@ const changeWindow = {
     days_until: { type: 'integer', minimum: 1 },
     rule_id: nullableStr,
     source_url: nullableStr,
+    pa_effect: { enum: [...PA_EFFECTS, null], description: 'What the event changes: requirement, decision, process (APIs), reporting, announcement; null when not stated' },
+    changes_answer: { type: 'boolean', description: 'The event changes the PA requirement or decision for this subject and this is its effective or compliance date: only such a window, within 180 days, supports `wait`' },
   },
 };
 const basisKind = { enum: ['verified_rule', 'payer_rules_estimate', 'appeal_ladder_only'] };

@@ -94,17 +94,32 @@ export const TopicDetailResponse = {
 const status = { enum: ['in_compliance', 'partial', 'overdue', 'not_yet_due', 'unknown'] };
 export const ComplianceResponse = {
   type: 'object',
-  required: ['rule_id', 'title', 'federal_events', 'jurisdictions', 'summary'],
+  required: ['rule_id', 'title', 'as_of', 'federal_events', 'jurisdictions', 'summary'],
   properties: {
     rule_id: str,
     title: str,
+    as_of: date,
     federal_events: { type: 'array' },
     jurisdictions: {
       type: 'object',
       additionalProperties: {
         type: 'object',
-        required: ['status', 'event_id', 'effective_at', 'compliance_at', 'source_url'],
-        properties: { status, event_id: nullable({ type: 'integer' }), effective_at: nullable(date), compliance_at: nullable(date), source_url: nullable(str) },
+        required: ['status', 'event_id', 'effective_at', 'compliance_at', 'source_url', 'provisions'],
+        properties: {
+          status,
+          event_id: nullable({ type: 'integer' }),
+          effective_at: nullable(date),
+          compliance_at: nullable(date),
+          source_url: nullable(str),
+          provisions: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['compliance_at', 'title', 'status', 'event_id', 'federal_event_id'],
+              properties: { compliance_at: date, title: str, status, event_id: nullable({ type: 'integer' }), federal_event_id: nullable({ type: 'integer' }) },
+            },
+          },
+        },
       },
     },
     summary: {

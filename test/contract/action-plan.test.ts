@@ -66,8 +66,9 @@ describe('GET /v1/action-plan', () => {
         })(),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-sunshine', name: 'Sunshine Health' } }),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-simply', name: 'Simply Healthcare' }, lastVerified: '2026-11-10' }),
-        event({ id: 1, jurisdiction: 'US', effectiveAt: '2027-01-01', title: 'CMS-0057-F APIs', programs: ['medicaid_mco', 'medicare_advantage'] }),
-        event({ id: 2, jurisdiction: 'TX', effectiveAt: '2026-12-15', title: 'TX GLP-1 criteria update', programs: ['medicaid_mco'], subjects: [{ kind: 'drug', code: 'glp1_weight_loss' }] }),
+        // An API go-live of a rule for items and services: listed for services, never a reason to wait.
+        event({ id: 1, jurisdiction: 'US', effectiveAt: '2027-01-01', title: 'CMS-0057-F APIs', ruleId: 'CMS-0057-F', programs: ['medicaid_mco', 'medicare_advantage'], subjectKinds: ['service'], paEffect: 'process' }),
+        event({ id: 2, jurisdiction: 'TX', effectiveAt: '2026-12-15', title: 'TX GLP-1 criteria update', programs: ['medicaid_mco'], subjects: [{ kind: 'drug', code: 'glp1_weight_loss' }], paEffect: 'decision' }),
         event({ id: 3, jurisdiction: 'TX', effectiveAt: '2026-01-01', title: 'Past change' }),
         event({ id: 4, jurisdiction: 'TX', effectiveAt: '2029-01-01', title: 'Beyond 18 months' }),
         event({ id: 5, jurisdiction: 'US', effectiveAt: '2027-10-01', commentDeadline: '2027-02-01', title: 'Part D drug PA', programs: ['part_d'] }),
@@ -145,10 +146,12 @@ describe('GET /v1/action-plan', () => {
     expect(ladder.steps[1].decision.expedited).to.deep.equal({ text: '3 working days for expedited-eligible cases', status: 'confirmed' });
     expect(ladder.continued_benefits).to.include({ window_days: 10, deadline: '2026-11-19', status: 'unconfirmed' });
     expect(b.action_plan.state_specifics.appeal_notes).to.equal('Medicaid managed care: appeal to the MCO first, then a State fair hearing.');
-    expect(b.action_plan.state_specifics.change_windows.map((w: { event_id: number; date: string; days_until: number }) => [w.event_id, w.date, w.days_until])).to.deep.equal([
-      [2, '2026-12-15', 24],
-      [1, '2027-01-01', 41],
+    // The CMS-0057-F API date is not a drug's change (the rule covers items and services only).
+    expect(b.action_plan.state_specifics.change_windows.map((w: { event_id: number; date: string; days_until: number; pa_effect: string; changes_answer: boolean }) => [w.event_id, w.date, w.days_until, w.pa_effect, w.changes_answer])).to.deep.equal([
+      [2, '2026-12-15', 24, 'decision', true],
     ]);
+    expect(action(b, 'wait')!.signals.map((s) => s.name)).to.deep.equal(['routine', 'upcoming_change', 'deadline_running']);
+    expect(action(b, 'wait')!.citations).to.deep.equal([{ title: 'TX GLP-1 criteria update', url: 'https://events.example.gov/2' }]);
     // After a denial the appeal contacts come first; Original Medicare contacts are left out of a Medicaid plan.
     expect(b.action_plan.contacts.map((c: { role: string; source: string }) => `${c.source}:${c.role}`)).to.deep.equal([
       'jurisdiction:fair_hearing',
@@ -233,7 +236,28 @@ describe('GET /v1/action-plan', () => {
     expect(res.status).to.equal(200);
     expectOpenApi(t.app.routes, res);
     expect(res.body.action_plan.primary).to.include({ kind: 'proceed', title: 'Proceed: no prior authorization needed', score: 80, deadline: null });
-    expect(res.body.action_plan.state_specifics.change_windows.map((w: { event_id: number }) => w.event_id)).to.deep.equal([1, 6]);
+    expect(res.body.action_plan.state_specifics.change_windows.map((w: { event_id: number }) => w.event_id)).to.deep.equal([6]);
+  });
+
+  it('when the only change ahead is an API go-live, then it is listed for a service but does not support waiting, and a drug does not see it at all', async () => {
+    // A denied Medicaid MCO service: the CMS-0057-F API date (41 days away) applies to services, but changes no PA
+    // answer, so wait keeps only its routine signal and no longer ties with escalate.
+    const denied = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true&denial_days_ago=5');
+    expect(denied.status).to.equal(200);
+    expectOpenApi(t.app.routes, denied);
+    expect(denied.body.action_plan.state_specifics.change_windows).to.deep.equal([
+      { event_id: 1, title: 'CMS-0057-F APIs', event_kind: 'rule_change', jurisdiction: 'US', date: '2027-01-01', date_kind: 'effective', days_until: 41, rule_id: 'CMS-0057-F', source_url: 'https://events.example.gov/1', pa_effect: 'process', changes_answer: false },
+    ]);
+    const wait = action(denied.body, 'wait')!;
+    expect(wait).to.include({ score: 0, deadline: '2027-01-15', title: 'Wait and reassess' });
+    expect(wait.signals.map((s) => [s.name, s.weight])).to.deep.equal([['routine', 5], ['deadline_running', -5]]);
+    expect(wait.rationale).to.equal('Nothing forces a move today. The appeal clock keeps running meanwhile.');
+    expect(wait.citations).to.deep.equal([]);
+    expect(action(denied.body, 'escalate')!.score).to.be.greaterThan(wait.score);
+    // A drug in the same program: the rule excludes drugs, so no window and no upcoming_change.
+    const drug = await get('?state=TX&program=medicaid_mco&drug=hepatitis_c');
+    expect(drug.body.action_plan.state_specifics.change_windows.map((w: { event_id: number }) => w.event_id)).to.deep.equal([6]);
+    expect(action(drug.body, 'wait')!.signals.map((s) => s.name)).to.deep.equal(['routine']);
   });
 
   it('when there is no program rule but payer rules exist, then the plan is an estimate that says so', async () => {

@@ -289,6 +289,19 @@ describe('GET /v1/topics and /v1/topics/{slug}', () => {
     const dates = res.body.sample_events.map((e: { issued_at: string }) => e.issued_at);
     expect(dates).to.deep.equal([...dates].sort().reverse());
     expect(res.body.sample_events[0].matched_on.length).to.be.greaterThan(0);
+    // Only the WISeR states (Original Medicare) carry the topic: a Medicaid outpatient-surgery rule in GA and the
+    // federal DMEPOS and OPD list events are not WISeR.
+    expect(res.body.states_with_data).to.deep.equal(['AZ', 'NJ', 'OH', 'OK', 'TX', 'WA']);
+    expect(res.body.by_jurisdiction.GA).to.deep.equal({ count: 0, latest_event_at: null, latest_effective_at: null, latest_compliance_at: null, latest_event_kind: null, status_hint: 'no_data' });
+    expect(res.body.by_jurisdiction.AZ).to.deep.include({ count: 2, latest_event_kind: 'model_start', status_hint: 'expanding' }); // its start event and its Original Medicare rule
+    expect(Object.values(res.body.by_jurisdiction).filter((j) => (j as { status_hint: string }).status_hint !== 'no_data')).to.have.length(6);
+    expect(res.body.sample_events.map((e: { jurisdiction: string; matched_on: string[] }) => [e.jurisdiction, e.matched_on[0]])).to.deep.equal([
+      ['WA', 'tagged:wiser-model'], ['AZ', 'tagged:wiser-model'], ['TX', 'tagged:wiser-model'], ['OK', 'tagged:wiser-model'],
+      ['OH', 'tagged:wiser-model'], ['NJ', 'tagged:wiser-model'], ['US', 'tagged:wiser-model'],
+    ]);
+    expect(res.body.total_matches).to.equal(7 + 2); // the seven WISeR events, the AZ and OH Original Medicare rules
+    const dmepos = await request(t.app.handler).get('/v1/topics/dmepos-required-pa').set('x-api-key', key);
+    expect(dmepos.body.sample_events.map((e: { event_title: string }) => e.event_title)).to.satisfy((ts: string[]) => ts.some((x) => x.startsWith('CMS-6097-N')));
     const cms = await request(t.app.handler).get('/v1/topics/cms-0057-f').set('x-api-key', key);
     expect(cms.body.sample_events.length).to.equal(50);
     expect(cms.body.total_matches).to.be.greaterThan(50);

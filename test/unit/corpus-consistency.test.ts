@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CoverageRuleDoc, JurisdictionDoc, RegulatoryEventDoc } from '../../src/domain/documents.js';
+import type { CoverageRuleDoc, JurisdictionDoc, RegulatoryEventDoc, TopicDoc } from '../../src/domain/documents.js';
 import { DRUG_CLASSES, JURISDICTIONS, PART_D_PROTECTED_DRUG_CLASSES } from '../../src/domain/vocabulary.js';
 import { audit } from '../../scripts/corpus/audit.js';
 
@@ -321,6 +321,14 @@ describe('sample corpus consistency (every generated rule)', () => {
       own.forEach((st, i) => expect(targets[i], st).to.match(expected[st]!));
       for (const st of own.filter((s) => ['NJ', 'TX', 'OK'].includes(s))) expect(byKey.get(`${st}|medicare_traditional|service|outpatient_surgery`)!.verification.confidence, st).to.be.at.most(0.45);
     });
+  });
+
+  it('the WISeR topic is scoped to the WISeR states and Original Medicare, the same states the jurisdictions flag', () => {
+    const topic = read<TopicDoc>('topics.ndjson').find((x) => x.id === 'wiser-model')!;
+    const flagged = read<JurisdictionDoc>('jurisdictions.ndjson').filter((j) => j.flags.wiser).map((j) => j.id).sort();
+    expect(flagged).to.deep.equal(WISER);
+    expect([...(topic.match.jurisdictions ?? [])].sort()).to.deep.equal(WISER);
+    expect(topic.match.programs).to.deep.equal(['medicare_traditional']);
   });
 
   it('the issue 14 audit measures 0 for every finding', () => {

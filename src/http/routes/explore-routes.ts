@@ -8,6 +8,7 @@ import { scopeFilter } from '../../services/explore/scope.js';
 import { SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, SIMILAR_SCOPES, similarRules, type SimilarQuery, type SimilarScope } from '../../services/explore/similar.js';
 import { listTopics, SLUG_PATTERN, topicDetail } from '../../services/explore/topics.js';
 import { ApiError, badRequest, notFound } from '../../domain/api-error.js';
+import { isoDate } from '../../domain/time.js';
 import { AskResponse, ComplianceResponse, CrosswalkNotFound, CrosswalkResponse, SimilarResponse, TopicDetailResponse, TopicListResponse } from '../openapi-explore-schemas.js';
 import { ErrorBody, RateLimitError } from '../openapi-schemas.js';
 import { parseProgram, parseState, single } from '../params.js';
@@ -91,7 +92,7 @@ const topicRoute: RouteDef = {
   },
   openapi: {
     summary: 'One approved topic: per-jurisdiction counts and status hints, up to 50 sample events (newest first)',
-    description: 'Spec 2.8 and 4.3 rule 6. `by_jurisdiction` has every jurisdiction in the key scope; `status_hint` comes from the newest matched event there (expanding for model starts and expansions, rule_change for rules, list updates and compliance events), `active` where only rules match, `no_data` where nothing does.',
+    description: 'Spec 2.8 and 4.3 rule 6. A topic matches its own events (tagged with it or naming its CMS rule) and, within its scope (`match.programs` / `match.jurisdictions` when stated, e.g. WISeR: Original Medicare in its six states), events naming its classes, categories or keywords and rules for its classes or categories; a regulation topic does not take in another regulation\'s events that way. `by_jurisdiction` has every jurisdiction in the key scope; `status_hint` comes from the newest matched event there (expanding for model starts and expansions, rule_change for rules, list updates and compliance events), `active` where only rules match, `no_data` where nothing does.',
     tags: ['topics'],
     parameters: [{ name: 'slug', in: 'path', required: true, description: 'Topic slug', schema: { type: 'string', pattern: '^[a-z0-9-]+$' } }],
     responses: {
@@ -114,13 +115,13 @@ const complianceRoute: RouteDef = {
   handle(ctx, deps) {
     const id = ctx.params.rule_id ?? '';
     if (!RULE_ID_PATTERN.test(id)) throw badRequest(`Invalid rule_id '${id.slice(0, 40)}': expected a CMS rule identifier such as CMS-0057-F (^[A-Z0-9-]{3,32}$)`, 'invalid_parameter', 'rule_id');
-    const body = complianceGrid(deps.corpus.current, id);
+    const body = complianceGrid(deps.corpus.current, id, isoDate(deps.now()));
     if (!body) throw notFound(`No announcement event names ${id}`);
     return { status: 200, body };
   },
   openapi: {
     summary: 'Per-jurisdiction compliance with a CMS rule, with summary counts',
-    description: "Every jurisdiction's status (in_compliance, partial, overdue, not_yet_due, unknown) from the newest regulatory event that states one, with the event and its source; `unknown` where none does. Federal events of the rule are listed in `federal_events`.",
+    description: "Every jurisdiction's status (in_compliance, partial, overdue, not_yet_due, unknown) as of today (`as_of`). Each provision of the rule (a federal compliance or reporting date, or a date the jurisdiction's own event names) is read from the newest event that states a status for it: `not_yet_due` before its date; once in force, the stated status, or `unknown` when none is stated or the statement was `not_yet_due`. A jurisdiction is `not_yet_due` only while none of its provisions is in force; otherwise `in_compliance` when all in force are met, `overdue` when any is overdue, `partial` when some are met, `unknown` when none is known. `provisions` lists each one; `event_id` is the jurisdiction's event the status comes from. Federal events of the rule are listed in `federal_events`.",
     tags: ['reference'],
     parameters: [{ name: 'rule_id', in: 'path', required: true, description: 'A CMS rule identifier, e.g. CMS-0057-F', schema: { type: 'string', pattern: '^[A-Z0-9-]{3,32}$' } }],
     responses: { '200': { description: 'Compliance grid', schema: ComplianceResponse }, '400': err('Invalid rule_id format'), '404': err('No event names the rule') },

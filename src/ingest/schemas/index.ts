@@ -1,6 +1,6 @@
 // JSON Schemas (draft 2020-12 subset that ajv and OpenAPI 3.1 both read) for every canonical document kind.
 // These are the truth for what an operator may ingest; the OpenAPI document reuses them.
-import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES, VERIFICATION_STATUSES } from '../../domain/vocabulary.js';
+import { DRUG_CLASSES, JURISDICTIONS, PA_EFFECTS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES, SUBJECT_KINDS, VERIFICATION_STATUSES } from '../../domain/vocabulary.js';
 import type { ResourceType } from '../../domain/documents.js';
 
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;
@@ -312,7 +312,9 @@ export const regulatoryEventSchema = {
     complianceStatus: { type: 'string', enum: ['in_compliance', 'partial', 'overdue', 'not_yet_due', 'unknown'] },
     topics: { type: 'array', items: { type: 'string', pattern: '^[a-z0-9-]+$' }, maxItems: 20 },
     subjects: { type: 'array', items: subjectRef, maxItems: 40 },
+    subjectKinds: { type: 'array', items: { type: 'string', enum: [...SUBJECT_KINDS] }, uniqueItems: true, minItems: 1 },
     programs: { type: 'array', items: program, uniqueItems: true },
+    paEffect: { type: 'string', enum: [...PA_EFFECTS] },
     confidence: { type: 'number', minimum: 0, maximum: 1 },
   },
 } as const;
@@ -338,6 +340,8 @@ export const topicSchema = {
         serviceCategories: { type: 'array', items: { type: 'string', enum: [...SERVICE_CATEGORIES] } },
         ruleIds: { type: 'array', items: { type: 'string' } },
         keywords: { type: 'array', items: text(100) },
+        programs: { type: 'array', items: program, uniqueItems: true },
+        jurisdictions: { type: 'array', items: jurisdiction, uniqueItems: true },
       },
     },
   },

@@ -4,6 +4,7 @@
 import { outsideProgram } from '../../domain/program-scope.js';
 import type { JurisdictionDoc, RegulatoryEventDoc } from '../../domain/documents.js';
 import {
+  ANSWER_CHANGING_EFFECTS,
   PART_D_PROTECTED_DRUG_CLASSES,
   PROGRAM_LABELS,
   type DrugClass,
@@ -82,13 +83,26 @@ function ground(model: ReadModel, q: ActionPlanQuery): Grounding | null {
 }
 
 // ---- change windows ------------------------------------------------------------------------------------------
+/** An event concerns the plan when it is PA-relevant and applies to the state, the program and the subject. */
 function relevant(e: RegulatoryEventDoc, q: ActionPlanQuery): boolean {
   if (!e.paRelevant) return false;
   if (e.jurisdiction !== q.state && e.jurisdiction !== 'US') return false;
   if (e.programs?.length && !e.programs.includes(q.program)) return false;
+  if (e.subjectKinds?.length && !e.subjectKinds.includes(q.subject.kind)) return false; // CMS-0057-F: not drugs
   if (e.subjects?.length && !e.subjects.some((s) => s.kind === q.subject.kind && s.code === q.subject.code)) return false;
   return true;
 }
+
+/**
+ * A date can change the PA answer when the event changes the PA requirement or how the request is decided (not an
+ * API go-live, a reporting date or an announcement) and the date is when it takes effect (not a comment deadline).
+ */
+const changesTheAnswer = (e: RegulatoryEventDoc, kind: ChangeWindowWire['date_kind']): boolean =>
+  kind !== 'comment_deadline' && !!e.paEffect && ANSWER_CHANGING_EFFECTS.includes(e.paEffect);
+
+/** The change worth waiting for: the first window within WAIT_HORIZON_DAYS that can change the answer. */
+export const waitWindow = (changes: readonly ChangeWindowWire[]): ChangeWindowWire | null =>
+  changes.find((x) => x.changes_answer && x.days_until <= WAIT_HORIZON_DAYS) ?? null;
 
 export function changeWindows(events: readonly RegulatoryEventDoc[], q: ActionPlanQuery, today: string): ChangeWindowWire[] {
   const horizon = addDays(today, CHANGE_HORIZON_DAYS);
@@ -112,6 +126,8 @@ export function changeWindows(events: readonly RegulatoryEventDoc[], q: ActionPl
         days_until: daysBetween(today, date),
         rule_id: e.ruleId ?? null,
         source_url: e.sourceUrl ?? null,
+        pa_effect: e.paEffect ?? null,
+        changes_answer: changesTheAnswer(e, kind),
       });
     }
   }
@@ -292,6 +308,7 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   const ladder = ladderFor(g.rule?.decidedBy ?? q.program);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
+  const waitFor = waitWindow(changes);
   const jurisdiction = model.jurisdictions.get(q.state);
 
   const ranking = rankActions({
@@ -299,9 +316,9 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
     rule: g.facts,
     ladder,
     context: q.context,
-    upcomingChange: changes.some((x) => x.days_until <= WAIT_HORIZON_DAYS),
+    upcomingChange: waitFor !== null,
   });
-  const words = wordsOf({ q, g, ladder, today, noticeDate, changes, jurisdiction });
+  const words = wordsOf({ q, g, ladder, today, noticeDate, waitFor, jurisdiction });
   const ranked: RankedActionWire[] = ranking.ranked.map((a) => {
     const e = explain(a, words);
     return {

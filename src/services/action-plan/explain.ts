@@ -8,7 +8,6 @@ import { formatHours } from '../pa-rule.js';
 import { FACT_CONFIDENCE, UNCONFIRMED_CAVEAT, type AppealLadder } from './appeal-ladders.js';
 import type { ActionKind, ScoredAction } from './rank-actions.js';
 import {
-  WAIT_HORIZON_DAYS,
   round2,
   type ActionPlanQuery,
   type ChangeWindowWire,
@@ -23,7 +22,8 @@ export interface WordsInput {
   ladder: AppealLadder;
   today: string;
   noticeDate: string | null;
-  changes: ChangeWindowWire[];
+  /** The change window worth waiting for (one that can change the answer, within WAIT_HORIZON_DAYS), if any. */
+  waitFor: ChangeWindowWire | null;
   jurisdiction: JurisdictionDoc | undefined;
 }
 
@@ -250,8 +250,7 @@ function explainEscalate(a: ScoredAction, x: Words): Explained {
 }
 
 function explainWait(a: ScoredAction, x: Words): Explained {
-  const { today, changes, appealDeadline, baseConfidence } = x;
-  const soon = changes.find((x) => x.days_until <= WAIT_HORIZON_DAYS);
+  const { today, waitFor: soon, appealDeadline, baseConfidence } = x;
   const running = a.signals.some((s) => s.name === 'deadline_running');
   return {
     title: 'Wait and reassess',

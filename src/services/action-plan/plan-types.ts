@@ -1,6 +1,6 @@
 // The action plan's request, its wire shapes (spec 2.9) and the grounding every part of the plan reads.
 import type { CoverageRuleDoc } from '../../domain/documents.js';
-import type { Program } from '../../domain/vocabulary.js';
+import type { PaEffect, Program } from '../../domain/vocabulary.js';
 import type { SubjectQuery } from '../lookup.js';
 import type { PaRule } from '../pa-rule.js';
 import type { CodeResolution } from '../../corpus/resolve-code.js';
@@ -63,6 +63,10 @@ export interface ChangeWindowWire {
   days_until: number;
   rule_id: string | null;
   source_url: string | null;
+  /** What the event changes (null when its record does not say). */
+  pa_effect: PaEffect | null;
+  /** Whether this date can change the PA answer for the subject, so that waiting for it may be worth it. */
+  changes_answer: boolean;
 }
 
 export interface ActionPlanBody {

@@ -1,9 +1,14 @@
 // Endpoints 11 and 12 (spec 2.8, 4.3 rule 6): approved topics, what they match, and where.
-// A topic matches a regulatory event when the event is tagged with it, names one of its drug classes or service
-// categories, names its CMS rule, or its title carries one of its keywords; it matches a rule when the rule's
-// subject is one of its classes or categories. Both count as matches; `sample_events` lists events only.
+// A topic matches a regulatory event when the event is tagged with it or names its CMS rule (the event is the
+// topic's own), or, within the topic's scope (its programs and jurisdictions, when it states them), when the event
+// names one of its drug classes or service categories or its title carries one of its keywords. A regulation topic
+// does not take in another regulation's event that way (an event tagged with another topic or naming another CMS
+// rule: the DMEPOS list's CMS-6097-N is not a WISeR event). A topic matches a rule when the rule's subject is one of
+// its classes or categories and the rule's state and program are in its scope (a WISeR topic counts Original
+// Medicare rules in the WISeR states, not every outpatient-surgery rule). Both count as matches; `sample_events`
+// lists events only.
 import type { CoverageRuleDoc, RegulatoryEventDoc, TopicDoc } from '../../domain/documents.js';
-import { JURISDICTIONS } from '../../domain/vocabulary.js';
+import { JURISDICTIONS, type Program } from '../../domain/vocabulary.js';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { ScopeFilter } from './scope.js';
 
@@ -30,23 +35,35 @@ const HINT_BY_EVENT_KIND: Readonly<Record<string, StatusHint>> = {
   enforcement_discretion: 'rule_change',
 };
 
+/**
+ * Whether a jurisdiction and programs are inside the topic's scope. A topic without stated jurisdictions or programs
+ * has no bound there; a federal ('US') event and an event without programs are inside every scope.
+ */
+export function inTopicScope(topic: TopicDoc, jurisdiction: string, programs: readonly Program[] | undefined): boolean {
+  const { jurisdictions: states, programs: progs } = topic.match;
+  if (states?.length && jurisdiction !== 'US' && !states.includes(jurisdiction)) return false;
+  if (progs?.length && programs?.length && !programs.some((p) => progs.includes(p))) return false;
+  return true;
+}
+
 export function eventMatches(topic: TopicDoc, e: RegulatoryEventDoc): string[] {
   const why: string[] = [];
   if (e.topics.includes(topic.id)) why.push(`tagged:${topic.id}`);
+  if (e.ruleId && topic.match.ruleIds?.includes(e.ruleId)) why.push(`rule:${e.ruleId}`);
+  const own = why.length > 0;
+  const otherRegulation = topic.kind === 'regulation' && (e.topics.length > 0 || !!e.ruleId);
+  if (!own && (otherRegulation || !inTopicScope(topic, e.jurisdiction, e.programs))) return why;
   for (const s of e.subjects ?? []) {
     if ((s.kind === 'drug' ? topic.match.drugClasses : topic.match.serviceCategories)?.includes(s.code)) why.push(`${s.kind}:${s.code}`);
   }
-  if (e.ruleId && topic.match.ruleIds?.includes(e.ruleId)) why.push(`rule:${e.ruleId}`);
-  // A keyword does not pull in an event about another CMS rule (an "interoperability" title of CMS-0062-P is not a
-  // CMS-0057-F event).
-  const otherRule = !!e.ruleId && !!topic.match.ruleIds?.length && !topic.match.ruleIds.includes(e.ruleId);
   const title = e.title.toLowerCase();
-  if (!otherRule) for (const k of topic.match.keywords ?? []) if (title.includes(k.toLowerCase())) why.push(`keyword:${k}`);
+  for (const k of topic.match.keywords ?? []) if (title.includes(k.toLowerCase())) why.push(`keyword:${k}`);
   return [...new Set(why)];
 }
 
 const ruleMatches = (topic: TopicDoc, r: CoverageRuleDoc): boolean =>
-  !!(r.subject.kind === 'drug' ? topic.match.drugClasses : topic.match.serviceCategories)?.includes(r.subject.code);
+  !!(r.subject.kind === 'drug' ? topic.match.drugClasses : topic.match.serviceCategories)?.includes(r.subject.code) &&
+  inTopicScope(topic, r.jurisdiction, [r.program]);
 
 interface TopicMatches {
   topic: TopicDoc;
