@@ -18,6 +18,8 @@ export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official sourc
 
 /** A served rule's criteria limit (the ingest schema's). */
 const MAX_CRITERIA = 4000;
+/** A served exclusion's citation limit (the ingest schema's). */
+const MAX_CITATION = 500;
 
 const GROUPS = ['requirement', 'submission', 'clock', 'effective'] as const;
 type Group = (typeof GROUPS)[number];
@@ -171,7 +173,13 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
     };
     if (next.requirement.criteria.length > MAX_CRITERIA) report.errors.push(`${rule.id}: criteria with the hand-over's scope_basis run past ${MAX_CRITERIA} characters`);
     if (chosen.requirement!.federalOverride !== undefined) next.federalOverride = chosen.requirement!.federalOverride;
-    const first = chosen.requirement!.evidence[0].source;
+    const firstEvidence = chosen.requirement!.evidence[0];
+    const first = firstEvidence.source;
+    // An exclusion: every surface says "not covered" (and PAS answers A3) instead of "no PA needed".
+    if (req.not_covered) {
+      next.requirement.exclusion = { reason: req.criteria, citation: `${first.title}, ${firstEvidence.locator}` };
+      if (next.requirement.exclusion.citation.length > MAX_CITATION) report.errors.push(`${rule.id}: the exclusion's citation (source title and locator) runs past ${MAX_CITATION} characters`);
+    }
     next.source = { url: first.url, title: first.title, publisher: first.publisher };
     if (none) {
       next.submission = { channel: 'none', target: 'No PA request needed' };
