@@ -24,14 +24,14 @@ const REASON = 'Not a PA requirement but a coverage exclusion: Indiana Medicaid 
 const CITATION = 'Pharmacy Benefits (Indiana Medicaid member page), list of medications not covered';
 const SEMAGLUTIDE_SCD = '2200750';
 
-/** A rule as the curated facts build an exclusion: no PA, no route, no clock, and the exclusion. */
+/** A rule as the curated facts build an exclusion (scripts/corpus/facts/apply.ts): no PA, no route, no clock, and the exclusion. */
 function excluded(spec: Parameters<typeof rule>[0], reason = REASON, citation = CITATION): CoverageRuleDoc {
   const r = rule({ ...spec, paRequired: false });
   return {
     ...r,
     requirement: { ...r.requirement, criteria: reason, exclusion: { reason, citation } },
-    submission: { channel: 'none', target: 'No PA request needed' },
-    turnaround: { standardHours: 0, expeditedHours: 0, basis: 'No PA; not applicable' },
+    submission: { channel: 'none', target: 'Not covered: no prior authorization request leads to coverage' },
+    turnaround: { standardHours: 0, expeditedHours: 0, basis: 'Not covered: no prior authorization decision applies' },
   };
 }
 
@@ -71,13 +71,13 @@ describe('a subject the program does not cover (exclusion): every surface says "
       expectOpenApi(t.app.routes, res);
       expect(res.body.result).to.include({ pa_required: false, pa_type: 'none', not_covered: true, notes: REASON });
       expect(res.body.result.exclusion).to.deep.equal({ reason: REASON, citation: CITATION });
+      expect(res.body.result.submission).to.deep.equal({ channel: 'none', target: 'Not covered: no prior authorization request leads to coverage' });
       expect(res.body.next_steps).to.deep.equal([
         { step: 1, title: 'Gather clinical documentation', items: [`Not covered; a claim will be denied. ${REASON}`, `Where the exclusion is stated: ${CITATION}`] },
         { step: 2, title: 'Submission', items: ['No prior authorization request leads to coverage. Options: a covered alternative, or ask the program about an exception or a fair hearing after a denial'] },
         { step: 3, title: 'Expected turnaround', items: ['No prior authorization decision applies: the program does not cover this'] },
       ]);
-      const text = JSON.stringify(res.body.next_steps);
-      expect(text).to.not.match(/bill as usual|No decision to wait for|not required/i);
+      expect(JSON.stringify(res.body)).to.not.match(/bill as usual|No decision to wait for|not required|No PA request needed/i);
     });
 
     it('when no PA applies to a covered subject, then nothing changes: no not_covered, and "bill as usual"', async () => {

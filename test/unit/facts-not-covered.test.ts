@@ -77,12 +77,16 @@ describe('curated facts: not_covered (an exclusion)', () => {
       paRequired: false, paType: 'none', criteria: EXCLUDED, documentation: [],
       exclusion: { reason: EXCLUDED, citation: 'Drug benefit rule, Section 5(14)' },
     });
-    expect(r.submission).to.deep.equal({ channel: 'none', target: 'No PA request needed' });
+    // No route and no clock, and neither says "no PA request needed" (that reads as "covered without PA").
+    expect(r.submission).to.deep.equal({ channel: 'none', target: 'Not covered: no prior authorization request leads to coverage' });
+    expect(r.turnaround).to.deep.equal({ standardHours: 0, expeditedHours: 0, basis: 'Not covered: no prior authorization decision applies' });
   });
 
   it('when the fact has no not_covered (a plain "no PA applies"), then the rule carries no exclusion', () => {
     const plain = exclusionFact({ requirement: { pa_required: false, pa_type: 'none', criteria: 'Preferred agents need no PA.' } });
-    expect(applyFacts([generatorRule()], [plain]).rules[0].requirement).to.not.have.property('exclusion');
+    const r = applyFacts([generatorRule()], [plain]).rules[0];
+    expect(r.requirement).to.not.have.property('exclusion');
+    expect(r.submission).to.deep.equal({ channel: 'none', target: 'No PA request needed' });
   });
 
   it('when the exclusion\'s citation would pass the served limit (500 characters), then the build says so', () => {

@@ -14,6 +14,8 @@ export const VERIFIED_CONFIDENCE = 0.9;
 export const OLD_SOURCE_CONFIDENCE = 0.7;
 export const UNDATED_SOURCE_CONFIDENCE = 0.8;
 export const SAMPLE_WITH_FACTS_CONFIDENCE = 0.6;
+export const NOT_COVERED_TARGET = 'Not covered: no prior authorization request leads to coverage';
+export const NOT_COVERED_BASIS = 'Not covered: no prior authorization decision applies';
 export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official source for this rule yet; ask the payer when it will decide.';
 
 /** A served rule's criteria limit (the ingest schema's). */
@@ -182,8 +184,9 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
     }
     next.source = { url: first.url, title: first.title, publisher: first.publisher };
     if (none) {
-      next.submission = { channel: 'none', target: 'No PA request needed' };
-      next.turnaround = { standardHours: 0, expeditedHours: 0, basis: 'No PA; not applicable' };
+      // An excluded subject has no PA route either, but "no PA request needed" would read as "covered without PA".
+      next.submission = { channel: 'none', target: req.not_covered ? NOT_COVERED_TARGET : 'No PA request needed' };
+      next.turnaround = { standardHours: 0, expeditedHours: 0, basis: req.not_covered ? NOT_COVERED_BASIS : 'No PA; not applicable' };
     }
   }
   if (req && next.requirement.paType !== 'none') {
