@@ -14,7 +14,8 @@ function ruleView(rule: Json, steps: Json[]): HTMLElement {
   const turnaround = (rule.turnaround ?? {}) as Json;
   const submission = (rule.submission ?? {}) as Json;
   const rows: [string, Node | string][] = [
-    ['Prior authorization', rule.pa_required ? `Required (${str(rule.pa_type).replace(/_/g, ' ')})` : 'Not required'],
+    // An excluded subject is "not covered", never "PA not required".
+    ['Prior authorization', rule.not_covered === true ? 'Not covered (no PA route; a claim will be denied)' : rule.pa_required ? `Required (${str(rule.pa_type).replace(/_/g, ' ')})` : 'Not required'],
     ['Status', str(rule.rule_status)],
     ['Last verified', h('time', { datetime: str(rule.last_verified), class: 'last-verified' }, str(rule.last_verified))],
     ['Confidence', str(rule.confidence)],

@@ -100,6 +100,13 @@ export const PaRule = {
     new_starts_only: { type: 'boolean' },
     step_therapy: { type: 'string' },
     quantity_limit: { type: 'string' },
+    not_covered: { const: true, description: 'Present only when the program does not cover the subject (an exclusion): pa_required false then means there is no PA route, not that no PA is needed; a claim will be denied. See exclusion.' },
+    exclusion: {
+      type: 'object',
+      required: ['reason', 'citation'],
+      description: 'Why the subject is not covered (the curated criteria) and where the source states it (title and locator). Present with not_covered.',
+      properties: { reason: { type: 'string' }, citation: { type: 'string' } },
+    },
     submission: {
       type: 'object',
       required: ['channel', 'target'],

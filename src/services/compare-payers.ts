@@ -41,6 +41,8 @@ export interface ComparePayersBody {
     gaps: number;
     require_pa: number;
     no_pa: number;
+    /** Payers whose rule says the subject is not covered (additive; not counted in no_pa). */
+    not_covered: number;
     divergence: boolean;
     divergence_summary: string;
   };
@@ -60,14 +62,18 @@ function byProgramThenName(a: PayerHead, b: PayerHead): number {
 }
 
 function summarize(items: readonly PayerItem[]): ComparePayersBody['summary'] {
-  const withRule = items.filter((i) => !i.gap) as (PayerHead & PaRule)[];
+  const withAnyRule = items.filter((i) => !i.gap) as (PayerHead & PaRule)[];
+  // A payer that excludes the subject neither requires PA nor waives it: it is named apart (not covered).
+  const excluded = withAnyRule.filter((i) => i.not_covered === true);
+  const withRule = withAnyRule.filter((i) => i.not_covered !== true);
   const yes = withRule.filter((i) => i.pa_required);
   const no = withRule.filter((i) => !i.pa_required);
   const names = (xs: readonly PayerHead[]): string => xs.map((x) => `${x.payer_name} (${x.program})`).join(', ');
   const sentences: string[] = [];
-  let divergence = false;
+  let divergence = excluded.length > 0 && withRule.length > 0;
+  if (excluded.length) sentences.push(`Not covered (no PA route; a claim will be denied) by ${names(excluded)}.`);
   if (!withRule.length) {
-    sentences.push(items.length ? `None of the ${items.length} payers known in the state has a verified rule for this subject.` : 'The corpus knows no payer in this state for this subject.');
+    if (!excluded.length) sentences.push(items.length ? `None of the ${items.length} payers known in the state has a verified rule for this subject.` : 'The corpus knows no payer in this state for this subject.');
   } else if (yes.length && no.length) {
     divergence = true;
     const [major, minor, word] = yes.length >= no.length ? [yes, no, 'without PA'] : [no, yes, 'requiring PA'];
@@ -90,14 +96,15 @@ function summarize(items: readonly PayerItem[]): ComparePayersBody['summary'] {
     divergence = true;
     sentences.push(`PA types differ: ${[...types].map((t) => `${t} (${yes.filter((i) => i.pa_type === t).length})`).join(', ')}.`);
   }
-  const gaps = items.length - withRule.length;
-  if (gaps && withRule.length) sentences.push(`${gaps} payer${gaps > 1 ? 's' : ''} known in the state ha${gaps > 1 ? 've' : 's'} no verified rule for this subject.`);
+  const gaps = items.length - withAnyRule.length;
+  if (gaps && withAnyRule.length) sentences.push(`${gaps} payer${gaps > 1 ? 's' : ''} known in the state ha${gaps > 1 ? 've' : 's'} no verified rule for this subject.`);
   return {
     total: items.length,
-    with_rule: withRule.length,
+    with_rule: withAnyRule.length,
     gaps,
     require_pa: yes.length,
     no_pa: no.length,
+    not_covered: excluded.length,
     divergence,
     divergence_summary: sentences.join(' '),
   };

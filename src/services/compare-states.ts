@@ -44,12 +44,17 @@ export type CompareItem = CompareRuleItem | CompareGapItem;
 export interface CompareSummary {
   total: number;
   require_pa: number;
+  /** States with a rule saying PA is not required (an excluded subject is not one of them: see not_covered). */
   no_pa: number;
+  /** States whose program does not cover the subject (additive): no PA route, a claim will be denied. */
+  not_covered: number;
   gaps: number;
   divergence: boolean;
   divergence_summary: string;
   outliers: { pa_required: string[]; pa_type: string[] };
   gap_states: string[];
+  /** The states counted in not_covered, in request order (additive). */
+  not_covered_states: string[];
 }
 
 export interface CompareResponse {
@@ -100,7 +105,10 @@ function modal<T>(values: readonly T[]): T | undefined {
 }
 
 export function summarize(results: readonly CompareItem[]): CompareSummary {
-  const rules = results.filter((r): r is CompareRuleItem => !r.gap);
+  // An excluded subject is neither "PA required" nor "no PA needed": it is compared apart (not covered).
+  const all = results.filter((r): r is CompareRuleItem => !r.gap);
+  const excluded = all.filter((r) => r.not_covered === true).map((r) => r.state_abbr);
+  const rules = all.filter((r) => r.not_covered !== true);
   const gapStates = results.filter((r) => r.gap).map((r) => r.state_abbr);
   const yes = rules.filter((r) => r.pa_required).map((r) => r.state_abbr);
   const no = rules.filter((r) => !r.pa_required).map((r) => r.state_abbr);
@@ -108,27 +116,32 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   const outliers: CompareSummary['outliers'] = { pa_required: [], pa_type: [] };
 
   let paSplit = false;
+  if (excluded.length) {
+    sentences.push(`Not covered (no PA route; a claim will be denied) in ${list(excluded)}.`);
+  }
+  // Where some states exclude the subject, the PA comparison is among the states that cover it.
+  const among = excluded.length ? 'states covering it' : 'states with a verified rule';
   if (rules.length === 0) {
-    sentences.push(`No verified rule in any of the ${results.length} states.`);
+    if (!excluded.length) sentences.push(`No verified rule in any of the ${results.length} states.`);
   } else if (yes.length && no.length) {
     paSplit = true;
     if (yes.length === no.length) {
       sentences.push(`PA requirement is split evenly: required in ${list(yes)}; not required in ${list(no)}.`);
     } else if (yes.length > no.length) {
       outliers.pa_required = no;
-      sentences.push(`PA required in ${yes.length} of ${rules.length} states with a verified rule; outlier${no.length > 1 ? 's' : ''} without PA: ${list(no)}.`);
+      sentences.push(`PA required in ${yes.length} of ${rules.length} ${among}; outlier${no.length > 1 ? 's' : ''} without PA: ${list(no)}.`);
     } else {
       outliers.pa_required = yes;
-      sentences.push(`PA not required in ${no.length} of ${rules.length} states with a verified rule; outlier${yes.length > 1 ? 's' : ''} requiring PA: ${list(yes)}.`);
+      sentences.push(`PA not required in ${no.length} of ${rules.length} ${among}; outlier${yes.length > 1 ? 's' : ''} requiring PA: ${list(yes)}.`);
     }
   } else {
     const verb = yes.length ? 'requires PA' : 'does not require PA';
     sentences.push(
       rules.length === 1
-        ? `The only state with a verified rule, ${rules[0]!.state_abbr}, ${verb}.`
+        ? `The only ${excluded.length ? 'state covering it' : 'state with a verified rule'}, ${rules[0]!.state_abbr}, ${verb}.`
         : yes.length
-          ? `All ${rules.length} states with a verified rule require PA.`
-          : `None of the ${rules.length} states with a verified rule requires PA.`,
+          ? `All ${rules.length} ${among} require PA.`
+          : `None of the ${rules.length} ${among} requires PA.`,
     );
   }
 
@@ -145,18 +158,21 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   } else if (required.length > 1) {
     sentences.push(`PA type is ${mode} in every state that requires PA.`);
   }
-  if (gapStates.length && rules.length) sentences.push(`No verified rule for ${list(gapStates)} (gap${gapStates.length > 1 ? 's' : ''}).`);
+  if (gapStates.length && all.length) sentences.push(`No verified rule for ${list(gapStates)} (gap${gapStates.length > 1 ? 's' : ''}).`);
   else if (gapStates.length) sentences.push(`Gaps: ${list(gapStates)}.`);
 
   return {
     total: results.length,
     require_pa: yes.length,
     no_pa: no.length,
+    not_covered: excluded.length,
     gaps: gapStates.length,
-    divergence: paSplit || typeSplit,
+    // Covered in some states and excluded in others is a divergence too.
+    divergence: paSplit || typeSplit || (excluded.length > 0 && rules.length > 0),
     divergence_summary: sentences.join(' '),
     outliers,
     gap_states: gapStates,
+    not_covered_states: excluded,
   };
 }
 

@@ -106,7 +106,9 @@ function esc(s: string): string {
 export function composeMessage(rule: CoverageRuleDoc, watch: WatchDoc, unsubscribeUrl: string): { subject: string; text: string; html: string; sms: string } {
   const program = PROGRAM_LABELS[rule.program] ?? rule.program;
   const what = `${rule.jurisdiction}, ${program}, ${subjectLabel(rule.subject.kind, rule.subject.code)}`;
-  const verdict = rule.requirement.paRequired ? `PA required (${rule.requirement.paType.replace(/_/g, ' ')})` : 'no PA required';
+  const verdict = rule.requirement.exclusion
+    ? 'not covered (no PA route; a claim will be denied)'
+    : rule.requirement.paRequired ? `PA required (${rule.requirement.paType.replace(/_/g, ' ')})` : 'no PA required';
   const lookup = lookupUrl(watch.baseUrl, rule.jurisdiction, rule.program, rule.subject.kind, rule.subject.code);
   const lines = [
     `A prior-authorization rule is now published for a combination you asked to watch.`,

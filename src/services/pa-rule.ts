@@ -2,6 +2,7 @@
 // Shared by lookup, compare, compare-payers and the action plan so that every JSON surface says the same thing.
 import type { CoverageRuleDoc } from '../domain/documents.js';
 import { distinctItems } from '../domain/distinct-items.js';
+import { isNotCovered, NOT_COVERED_OPTIONS } from '../domain/coverage-exclusion.js';
 import type { ServedRuleStatus } from '../domain/vocabulary.js';
 import { toWireEvidence, type WireEvidence } from '../domain/evidence.js';
 
@@ -25,6 +26,10 @@ export interface PaRule {
   new_starts_only?: boolean;
   step_therapy?: string;
   quantity_limit?: string;
+  /** Present (true) only when the program does not cover the subject: pa_required false then means "no PA route", not "no PA needed". */
+  not_covered?: true;
+  /** Why the subject is not covered and where that is stated (present with not_covered). */
+  exclusion?: { reason: string; citation: string };
   submission: { channel: string; target: string; url?: string; fax?: string; phone?: string };
   turnaround: { standard_hours: number; expedited_hours: number; basis?: string };
   payer: { id: string; name: string } | null;
@@ -69,6 +74,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     ...(r.newStartsOnly !== undefined ? { new_starts_only: r.newStartsOnly } : {}),
     ...(r.stepTherapy ? { step_therapy: r.stepTherapy } : {}),
     ...(r.quantityLimit ? { quantity_limit: r.quantityLimit } : {}),
+    ...(r.exclusion ? { not_covered: true as const, exclusion: { reason: r.exclusion.reason, citation: r.exclusion.citation } } : {}),
     submission: {
       channel: s.channel,
       target: s.target,
@@ -107,7 +113,21 @@ const ONLINE_CHANNELS: readonly string[] = ['portal', 'epa', 'fhir_pas'];
 export const offersVoluntaryPa = (rule: CoverageRuleDoc): boolean =>
   !rule.requirement.paRequired && rule.requirement.paMode === 'voluntary' && rule.submission.channel !== 'none';
 
+/**
+ * An excluded subject's steps, in the spec's order (documentation, submission, turnaround): it has no PA route, so
+ * the steps say "not covered" instead of "no PA needed; bill as usual".
+ */
+function notCoveredSteps(rule: CoverageRuleDoc): NextStep[] {
+  const x = rule.requirement.exclusion!;
+  return [
+    { step: 1, title: 'Gather clinical documentation', items: [`Not covered; a claim will be denied. ${x.reason}`, `Where the exclusion is stated: ${x.citation}`] },
+    { step: 2, title: 'Submission', items: [`No prior authorization request leads to coverage. ${NOT_COVERED_OPTIONS}`] },
+    { step: 3, title: 'Expected turnaround', items: ['No prior authorization decision applies: the program does not cover this'] },
+  ];
+}
+
 export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
+  if (isNotCovered(rule)) return notCoveredSteps(rule);
   const { requirement: r, submission: s, turnaround: t } = rule;
   const voluntary = offersVoluntaryPa(rule);
   const requested = r.paRequired || voluntary;

@@ -60,6 +60,8 @@ describe('GET /v1/compare', () => {
         'PA required in 4 of 5 states with a verified rule; outlier without PA: OH. PA type differs: most states requiring PA use full; outlier: NY (step_therapy).',
       outliers: { pa_required: ['OH'], pa_type: ['NY'] },
       gap_states: [],
+      not_covered: 0,
+      not_covered_states: [],
     });
     expect(res.body.timestamp).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(res.headers['cache-control']).to.equal('private, max-age=3600');

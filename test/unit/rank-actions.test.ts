@@ -172,7 +172,9 @@ describe('rankActions (pure): table over the member-context space', () => {
 });
 
 const ruleArb: fc.Arbitrary<RuleFacts | null> = fc.option(
-  fc.record({ paRequired: fc.boolean(), paType: fc.constantFrom(...PA_TYPES), newStartsOnly: fc.boolean(), protectedClass: fc.boolean() }),
+  fc.record({ paRequired: fc.boolean(), paType: fc.constantFrom(...PA_TYPES), newStartsOnly: fc.boolean(), protectedClass: fc.boolean(), notCovered: fc.boolean() })
+    // An exclusion is served as pa_required false, pa_type none (corpus/facts FORMAT.md, "Encoding").
+    .map((r) => (r.notCovered ? { ...r, paRequired: false, paType: 'none' as const, newStartsOnly: false } : r)),
   { nil: null },
 );
 const contextArb: fc.Arbitrary<MemberContext> = fc
@@ -250,6 +252,23 @@ describe('rankActions (pure): properties', () => {
         if (!i.context.denied) expect(ks).to.not.include.members(['appeal', 'request_continued_benefits']);
         if (i.context.urgency === 'urgent') expect(ks).to.not.include('wait');
         if (i.context.denied) expect(ks).to.not.include('proceed');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('for any context where the program does not cover the subject, neither proceed nor submit is ranked; a covered alternative and paying always are; an appeal carries the not_covered weight', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        if (!i.rule?.notCovered) return;
+        const ranked = rankActions(i).ranked;
+        const ks = ranked.map((a) => a.kind);
+        expect(ks).to.not.include.members(['proceed']);
+        expect(ks).to.not.include('submit');
+        expect(ks).to.include.members(['switch_alternative', 'pay_out_of_pocket']);
+        const appeal = ranked.find((a) => a.kind === 'appeal');
+        if (appeal) expect(appeal.signals).to.deep.include({ name: 'not_covered', value: true, weight: WEIGHTS.appeal.not_covered });
+        expect(ranked.find((a) => a.kind === 'switch_alternative')!.signals[0]).to.deep.equal({ name: 'not_covered', value: true, weight: WEIGHTS.switch_alternative.not_covered });
       }),
       { numRuns: 1000 },
     );

@@ -25,10 +25,14 @@ export function sourceAgeConfidence(oldest: string | undefined, undated: boolean
   return Math.min(byAge, undated ? UNDATED_SOURCE_CONFIDENCE : VERIFIED_CONFIDENCE);
 }
 export const SAMPLE_WITH_FACTS_CONFIDENCE = 0.6;
+export const NOT_COVERED_TARGET = 'Not covered: no prior authorization request leads to coverage';
+export const NOT_COVERED_BASIS = 'Not covered: no prior authorization decision applies';
 export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official source for this rule yet; ask the payer when it will decide.';
 
 /** A served rule's criteria limit (the ingest schema's). */
 const MAX_CRITERIA = 4000;
+/** A served exclusion's citation limit (the ingest schema's). */
+const MAX_CITATION = 500;
 
 const GROUPS = ['requirement', 'submission', 'clock', 'effective'] as const;
 type Group = (typeof GROUPS)[number];
@@ -182,11 +186,18 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
     };
     if (next.requirement.criteria.length > MAX_CRITERIA) report.errors.push(`${rule.id}: criteria with the hand-over's scope_basis run past ${MAX_CRITERIA} characters`);
     if (chosen.requirement!.federalOverride !== undefined) next.federalOverride = chosen.requirement!.federalOverride;
-    const first = chosen.requirement!.evidence[0].source;
+    const firstEvidence = chosen.requirement!.evidence[0];
+    const first = firstEvidence.source;
+    // An exclusion: every surface says "not covered" (and PAS answers A3) instead of "no PA needed".
+    if (req.not_covered) {
+      next.requirement.exclusion = { reason: req.criteria, citation: `${first.title}, ${firstEvidence.locator}` };
+      if (next.requirement.exclusion.citation.length > MAX_CITATION) report.errors.push(`${rule.id}: the exclusion's citation (source title and locator) runs past ${MAX_CITATION} characters`);
+    }
     next.source = { url: first.url, title: first.title, publisher: first.publisher };
     if (none) {
-      next.submission = { channel: 'none', target: 'No PA request needed' };
-      next.turnaround = { standardHours: 0, expeditedHours: 0, basis: 'No PA; not applicable' };
+      // An excluded subject has no PA route either, but "no PA request needed" would read as "covered without PA".
+      next.submission = { channel: 'none', target: req.not_covered ? NOT_COVERED_TARGET : 'No PA request needed' };
+      next.turnaround = { standardHours: 0, expeditedHours: 0, basis: req.not_covered ? NOT_COVERED_BASIS : 'No PA; not applicable' };
     }
   }
   if (req && next.requirement.paType !== 'none') {

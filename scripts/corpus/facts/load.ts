@@ -43,6 +43,8 @@ export interface Fact {
     step_therapy?: string;
     quantity_limit?: string;
     new_starts_only?: boolean;
+    /** The source says the program does not cover the subject (or a use of it): served as an exclusion. */
+    not_covered?: true;
   };
   submission?: { channel: 'portal' | 'fax' | 'phone' | 'epa' | 'x12_278' | 'fhir_pas' | 'mail' | 'payer_process' | 'none'; target: string; url?: string; phone?: string; fax?: string };
   /** expedited_hours absent: the source offers no expedited review (served as 0 h; the basis says why). */
@@ -189,6 +191,7 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
         if (r.pa_type === 'none' && r.pa_required) errors.push(`${ref}: pa_type none with pa_required true`);
         if (mode === 'voluntary' && r.pa_required) errors.push(`${ref}: pa_mode voluntary is served as pa_required false`);
         if (mode !== 'voluntary' && r.pa_type !== 'none' && !r.pa_required) errors.push(`${ref}: pa_type ${r.pa_type} with pa_required false (use pa_type none, or pa_mode voluntary)`);
+        if (r.not_covered && (r.pa_required || r.pa_type !== 'none' || r.pa_mode)) errors.push(`${ref}: not_covered goes with pa_required false and pa_type none only (an excluded subject has no PA route)`);
       }
       if (f.effective?.start && f.effective.end && f.effective.start > f.effective.end) errors.push(`${ref}: effective start after end`);
       if (f.review.second_read && f.review.second_read === f.review.first_read) errors.push(`${ref}: the second read is by the first reader`);

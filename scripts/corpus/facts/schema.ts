@@ -52,6 +52,8 @@ const fact = {
         step_therapy: text(1000),
         quantity_limit: text(500),
         new_starts_only: { type: 'boolean' },
+        /** The source says the program does not cover the subject (or a use of it): FORMAT.md, "Encoding". */
+        not_covered: { const: true },
       },
     },
     submission: submissionSchema,

@@ -5,6 +5,7 @@
 // types (CodeSystem temp, _cardType).
 import { CRD_TEMP_CS } from '../../../fhir-profiles/canonicals.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
+import { NOT_COVERED_OPTIONS } from '../../domain/coverage-exclusion.js';
 import { sourceLocator } from '../../domain/evidence.js';
 import { PROGRAM_LABELS, subjectLabel, type Program } from '../../domain/vocabulary.js';
 import { uuidFrom } from '../ids.js';
@@ -44,6 +45,7 @@ export interface VerdictInput {
 
 function verdictLine(rule: CoverageRuleDoc): { head: string; indicator: CdsCard['indicator'] } {
   const r = rule.requirement;
+  if (r.exclusion) return { head: 'Not covered', indicator: 'warning' };
   if (!r.paRequired) return { head: 'No prior authorization required', indicator: 'info' };
   if (r.paType === 'conditional') return { head: 'Prior authorization may be required', indicator: 'warning' };
   if (r.paType === 'notification_only') return { head: 'Notification required', indicator: 'info' };
@@ -71,6 +73,7 @@ function verdictText(rule: CoverageRuleDoc): VerdictText {
   const { head, indicator } = verdictLine(rule);
   const body = [
     ...(r.criteria ? [`**Criteria:** ${r.criteria}`] : []),
+    ...(r.exclusion ? [`**Not covered:** a claim will be denied; a prior authorization request does not lead to coverage. ${NOT_COVERED_OPTIONS}. Where it is stated: ${r.exclusion.citation}.`] : []),
     ...(r.paRequired && r.documentation.length ? [`**Documentation to send with the request:** ${r.documentation.join('; ')}.`] : []),
     ...(r.paRequired
       ? [`**Decision timeframe:** standard ${rule.turnaround.standardHours} h, expedited ${rule.turnaround.expeditedHours} h${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`]

@@ -72,6 +72,8 @@ interface RuleParts {
   conditional: readonly CodeableConcept[];
   /** The documentation reason alone (auth-needed), empty when none is listed. */
   documentation: readonly CodeableConcept[];
+  /** not-covered: the exclusion and where it is stated (empty when the rule has none). */
+  exclusion: readonly CodeableConcept[];
 }
 const PARTS = new WeakMap<CoverageRuleDoc, RuleParts>();
 
@@ -90,18 +92,28 @@ function partsOf(rule: CoverageRuleDoc): RuleParts {
     notification: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${r.criteria}`)],
     conditional: [reason(`Prior authorization depends on the criteria: ${r.criteria}`), ...documentation],
     documentation,
+    exclusion: r.exclusion ? [reason(`Not covered: ${r.exclusion.reason} (${r.exclusion.citation}). A claim will be denied; a prior authorization request does not lead to coverage.`)] : [],
   });
   PARTS.set(rule, parts);
   return parts;
 }
 
-/** Our rule as CRD 2.0.1 coverage information: covered, with pa-needed always (crd-ci-q2), never indeterminate. */
+/**
+ * Our rule as CRD 2.0.1 coverage information: covered, with pa-needed always (crd-ci-q2), never indeterminate; or,
+ * where the program excludes the subject, not-covered with the exclusion as the reason (no pa-needed: crd-ci-q2 lets
+ * a not-covered answer leave it out, and no PA applies).
+ */
 export function ruleVerdict(rule: CoverageRuleDoc, coding: { system?: string; code?: string }, base: Pick<CoverageVerdict, 'coverage' | 'date'>, questionnaire: string): CoverageVerdict {
   const r = rule.requirement;
   const parts = partsOf(rule);
   // Built field by field (no spreads): one answer makes one per order.
   const v: CoverageVerdict = { coverage: base.coverage, date: base.date, details: parts.details, assertionId: rule.id, covered: 'covered' };
   if (coding.system && coding.code && PROCEDURE_CODE_SYSTEMS.includes(coding.system)) v.billingCode = [{ system: coding.system, code: coding.code }];
+  if (r.exclusion) {
+    v.covered = 'not-covered';
+    v.reason = parts.exclusion;
+    return v;
+  }
   if (!r.paRequired) {
     v.paNeeded = 'no-auth';
     return v;

@@ -3,6 +3,7 @@
 import type { Extension, Questionnaire, QuestionnaireItem } from 'fhir/r4';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
+import { NOT_COVERED_OPTIONS } from '../../domain/coverage-exclusion.js';
 import { isJurisdiction, normalizeProgram, PROGRAM_LABELS, PROGRAMS, subjectLabel } from '../../domain/vocabulary.js';
 import { DTR_PROFILE, SDC_EXT, SDC_LAUNCH_CONTEXT_CS } from '../../../fhir-profiles/canonicals.js';
 import { fhirId, questionnaireUrl, questionnaireVersion } from '../ids.js';
@@ -22,7 +23,10 @@ function heading(rule: CoverageRuleDoc): QuestionnaireItem[] {
   return [
     { linkId: 'criteria', type: 'display', text: `Coverage criteria: ${r.criteria}` },
     { linkId: 'source', type: 'display', text: `Source: ${rule.source.title} (${rule.source.publisher}), ${rule.source.url}; last verified ${rule.verification.lastVerified}` },
-    ...(!r.paRequired ? [{ linkId: 'no-pa', type: 'display' as const, text: 'Prior authorization is not required; keep this documentation with the record for the claim.' }] : []),
+    // An excluded subject: no PA route and a claim will be denied, so never "not required; keep this documentation".
+    ...(r.exclusion
+      ? [{ linkId: 'not-covered', type: 'display' as const, text: `Not covered: the program does not cover this (${r.exclusion.citation}); a claim will be denied and prior authorization does not lead to coverage. ${NOT_COVERED_OPTIONS}.` }]
+      : !r.paRequired ? [{ linkId: 'no-pa', type: 'display' as const, text: 'Prior authorization is not required; keep this documentation with the record for the claim.' }] : []),
   ];
 }
 
@@ -46,7 +50,7 @@ function common(rule: CoverageRuleDoc) {
     subjectType: ['Patient' as const],
     date: rule.verification.lastVerified,
     publisher: rule.source.publisher,
-    description: `Documentation requirements of rule ${rule.id} (${rule.requirement.paRequired ? 'PA required' : 'PA not required'}, type ${rule.requirement.paType}).`,
+    description: `Documentation requirements of rule ${rule.id} (${rule.requirement.exclusion ? 'not covered: no PA route' : rule.requirement.paRequired ? 'PA required' : 'PA not required'}, type ${rule.requirement.paType}).`,
   };
 }
 

@@ -308,6 +308,7 @@ function buildUsdfIndex(model: ReadModel): UsdfIndex {
     formularyById.set(def.id, plan);
     const seen = new Set<string>();
     for (const rule of [...def.rules].sort((a, b) => a.id.localeCompare(b.id))) {
+      if (rule.requirement.exclusion) continue; // not covered: no FormularyItem says it is (docs/formulary.md)
       for (const entry of products(rule.subject.code)) {
         for (const product of productsOf(entry)) {
           if (seen.has(product.code)) continue; // one item per drug per formulary; the first rule (by id) wins

@@ -108,7 +108,7 @@ export const coverageRuleSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['reason', 'citation'],
-          properties: { reason: text(1000), citation: text(500) },
+          properties: { reason: text(4000), citation: text(500) },
         },
       },
     },

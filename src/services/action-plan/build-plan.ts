@@ -13,6 +13,7 @@ import {
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
 import { toQueryEcho } from '../lookup.js';
 import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
+import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {
   FACT_CONFIDENCE,
   UNCONFIRMED_CAVEAT,
@@ -61,7 +62,7 @@ function ground(model: ReadModel, q: ActionPlanQuery): Grounding | null {
       basis: 'verified_rule',
       rule,
       payerRules,
-      facts: { paRequired: r.paRequired, paType: r.paType, newStartsOnly: r.newStartsOnly === true, protectedClass, voluntary: offersVoluntaryPa(rule) },
+      facts: { paRequired: r.paRequired, paType: r.paType, newStartsOnly: r.newStartsOnly === true, protectedClass, voluntary: offersVoluntaryPa(rule), notCovered: isNotCovered(rule) },
       confidence: rule.verification.confidence,
     };
   }
@@ -213,6 +214,7 @@ function supportingCriteria(q: ActionPlanQuery, g: Grounding): Record<string, un
   if (g.rule) {
     const r = g.rule.requirement;
     out.push({ kind: 'criteria', text: r.criteria, source_url: g.rule.source.url });
+    if (r.exclusion) out.push({ kind: 'exclusion', text: `Not covered: ${r.exclusion.reason} (${r.exclusion.citation})`, source_url: g.rule.source.url });
     for (const d of r.documentation) out.push({ kind: 'documentation', text: d, source_url: g.rule.source.url });
     if (r.stepTherapy) out.push({ kind: 'step_therapy', text: r.stepTherapy, source_url: g.rule.source.url });
     if (r.quantityLimit) out.push({ kind: 'quantity_limit', text: r.quantityLimit, source_url: g.rule.source.url });

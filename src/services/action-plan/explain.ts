@@ -130,6 +130,9 @@ function explainSubmit(_a: ScoredAction, x: Words): Explained {
   };
 }
 
+/** An excluded subject, in words: the program does not cover it, so a claim will be denied. */
+const notCoveredWords = (x: Words): string => `${x.program} in ${x.q.state} does not cover ${x.what}, so a claim for it will be denied.`;
+
 /** How binding the requirement is, in words: a plan that may require PA is not a program that requires it. */
 const needsWords = (mode: PaMode | undefined): string =>
   mode === 'plan_may_require' ? 'lets the plan require' : mode === 'voluntary' ? 'offers voluntary' : 'requires';
@@ -163,6 +166,7 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
     rationale: [
       a.window ? `The appeal window is open: ${plural(a.window.remaining, 'day')} left.` : 'Appeal through the state process.',
       c.denialBasis ? basisWords[c.denialBasis] : '',
+      g.facts?.notCovered ? `${notCoveredWords(x)} An appeal or fair hearing can argue that the exclusion does not apply to this use; it does not change the exclusion itself.` : '',
       g.facts?.protectedClass ? 'This is a Part D protected class: plans must cover all or substantially all drugs in it, and may use PA or step therapy only for new starts (CMS-4180-F).' : '',
       urgent ? 'Because the need is urgent, ask for an expedited (fast) appeal; the prescriber can ask for it.' : '',
       c.recurring ? 'This has been denied before: if the plan upholds the denial, go to the next level promptly.' : '',
@@ -189,11 +193,16 @@ function explainRequestContinuedBenefits(a: ScoredAction, x: Words): Explained {
 
 function explainSwitchAlternative(_a: ScoredAction, x: Words): Explained {
   const { g, c, baseConfidence, decideBefore } = x;
+  const notCovered = g.facts?.notCovered === true;
   return {
-    title: c.alternativeNoPa ? 'Switch to the alternative that needs no PA' : 'Switch to the clinical alternative',
+    title: notCovered
+      ? c.hasAlternative ? 'Switch to a covered alternative' : 'Ask the prescriber about a covered alternative'
+      : c.alternativeNoPa ? 'Switch to the alternative that needs no PA' : 'Switch to the clinical alternative',
     ...decideBefore(),
     rationale: [
-      c.alternativeNoPa ? 'A clinical alternative is available without prior authorization, so treatment can start without waiting for a decision.' : 'A clinical alternative exists; it may still need its own PA.',
+      notCovered ? notCoveredWords(x) : '',
+      notCovered && !c.hasAlternative ? 'Ask whether a drug or service the program does cover meets the clinical need.' : '',
+      !c.hasAlternative ? '' : c.alternativeNoPa ? 'A clinical alternative is available without prior authorization, so treatment can start without waiting for a decision.' : 'A clinical alternative exists; it may still need its own PA.',
       c.denialBasis === 'step_therapy' || g.facts?.paType === 'step_therapy' ? 'The payer wants a step-therapy drug tried first; trying the alternative satisfies that step or documents its failure for a later exception.' : '',
       c.denialBasis === 'not_on_formulary' ? 'The requested drug is not on the formulary; a formulary alternative avoids the exception process.' : '',
       'The prescriber decides whether the alternative is clinically appropriate.',
@@ -217,11 +226,16 @@ function explainSwitchPlan(_a: ScoredAction, x: Words): Explained {
 
 function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
   const { g, c, baseConfidence, decideBefore } = x;
+  const notCovered = g.facts?.notCovered === true;
+  const cost = c.costUsd;
   return {
-    title: `Pay out of pocket (about ${money(c.costUsd!)})`,
+    title: cost === null ? 'Pay out of pocket' : `Pay out of pocket (about ${money(cost)})`,
     ...decideBefore(),
     rationale: [
-      `At about ${money(c.costUsd!)}, paying directly ${c.costUsd! <= 100 ? 'is a low-cost way' : c.costUsd! <= 500 ? 'may be a reasonable way' : 'is an expensive way'} to avoid waiting for a decision.`,
+      notCovered ? `${notCoveredWords(x)} Paying directly is the way to get it without a covered alternative; ask for the price first.` : '',
+      cost === null ? '' : notCovered
+        ? `The cost given is about ${money(cost)}.`
+        : `At about ${money(cost)}, paying directly ${cost <= 100 ? 'is a low-cost way' : cost <= 500 ? 'may be a reasonable way' : 'is an expensive way'} to avoid waiting for a decision.`,
       c.denied ? 'It does not replace the appeal: keep receipts and ask the plan whether it reimburses if the denial is overturned.' : '',
     ].filter(Boolean).join(' '),
     citations: ruleCitations(g),

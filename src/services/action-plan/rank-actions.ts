@@ -77,6 +77,8 @@ export interface RuleFacts {
   protectedClass: boolean;
   /** PA is not required but may be requested (pa_mode voluntary; the alternative is, say, prepayment review). */
   voluntary?: boolean;
+  /** The program does not cover the subject (an exclusion): no PA route, a claim will be denied. */
+  notCovered?: boolean;
 }
 
 export interface RankInput {
@@ -136,6 +138,7 @@ export const WEIGHTS = {
   },
   appeal: {
     window_open: 60,
+    not_covered: -20,
     window_state_specific: 50,
     basis_not_medically_necessary: 15,
     basis_step_therapy: 5,
@@ -149,6 +152,7 @@ export const WEIGHTS = {
   },
   request_continued_benefits: { window_open: 55, window_closing: 10, urgent: 5 },
   switch_alternative: {
+    not_covered: 50,
     has_alternative: 30,
     alternative_no_pa: 25,
     basis_step_therapy: 20,
@@ -158,7 +162,7 @@ export const WEIGHTS = {
     recurring: 10,
   },
   switch_plan: { open_enrollment_near: 25, recurring: 15, basis_not_on_formulary: 10, urgent: -10 },
-  pay_out_of_pocket: { cost_given: 10, cost_low: 30, cost_moderate: 15, cost_high: -15, urgent: 10, denied: 5 },
+  pay_out_of_pocket: { not_covered: 25, cost_given: 10, cost_low: 30, cost_moderate: 15, cost_high: -15, urgent: 10, denied: 5 },
   escalate: { denied: 15, recurring: 35, urgent: 10, appeal_window_missed: 15 },
   wait: { routine: 5, upcoming_change: 15, deadline_running: -5 },
 } as const;
@@ -174,6 +178,8 @@ export const THRESHOLDS = {
   continuedBenefitsClosingDays: 3,
 } as const;
 
+
+const NOT_COVERED_REASON = 'The program does not cover this subject (an exclusion): a claim will be denied.';
 
 function windowOf(days: number, ctx: MemberContext): Window {
   const elapsed = ctx.denialDaysAgo ?? 0;
@@ -199,6 +205,7 @@ function scoreProceed(i: RankInput): Outcome {
   const { rule, context: c } = i;
   if (c.denied) return { reason: 'A denial is on file; proceeding as if covered would leave the bill unpaid.' };
   if (!rule) return { reason: 'No verified rule says whether prior authorization is required.' };
+  if (rule.notCovered) return { reason: NOT_COVERED_REASON };
   const W = WEIGHTS.proceed;
   if (!rule.paRequired) return { signals: [rule.voluntary ? sig('pa_voluntary', true, W.pa_voluntary) : sig('pa_not_required', true, W.pa_not_required)] };
   if (rule.newStartsOnly) return { signals: [sig('new_starts_only', true, W.new_starts_only)] };
@@ -209,6 +216,7 @@ function scoreSubmit(i: RankInput): Outcome {
   const { rule, context: c } = i;
   const W = WEIGHTS.submit;
   const signals: Signal[] = [];
+  if (rule?.notCovered) return { reason: `${NOT_COVERED_REASON} A prior authorization request (or a resubmission) does not lead to coverage.` };
   if (c.denied) {
     const appeal = appealWindow(i);
     if (c.denialBasis === 'missing_docs') signals.push(sig('missing_docs_resubmit', 'missing_docs', W.missing_docs_resubmit));
@@ -261,6 +269,9 @@ function scoreAppeal(i: RankInput): Outcome {
       break;
   }
   if (rule?.protectedClass) signals.push(sig('protected_class', true, W.protected_class));
+  // An exclusion is a term of the benefit, not a clinical judgment: an appeal can argue that it does not apply to this
+  // use, not change it, so a covered alternative ranks above it.
+  if (rule?.notCovered) signals.push(sig('not_covered', true, W.not_covered));
   if (c.urgency === 'urgent') signals.push(sig('urgent_expedited', 'urgent', W.urgent_expedited));
   if (c.recurring) signals.push(sig('recurring', true, W.recurring));
   return { signals, window };
@@ -283,10 +294,14 @@ function scoreContinuedBenefits(i: RankInput): Outcome {
 
 function scoreSwitchAlternative(i: RankInput): Outcome {
   const { context: c, rule } = i;
-  if (!c.hasAlternative) return { reason: 'No clinical alternative was indicated (has_alternative is not true).' };
-  if (!c.denied && rule && !rule.paRequired) return { reason: 'Prior authorization is not required, so there is nothing to route around.' };
+  const notCovered = rule?.notCovered === true;
+  // Where the program does not cover the subject, a covered alternative is the first thing to ask about, indicated or not.
+  if (!c.hasAlternative && !notCovered) return { reason: 'No clinical alternative was indicated (has_alternative is not true).' };
+  if (!c.denied && rule && !rule.paRequired && !notCovered) return { reason: 'Prior authorization is not required, so there is nothing to route around.' };
   const W = WEIGHTS.switch_alternative;
-  const signals = [sig('has_alternative', true, W.has_alternative)];
+  const signals: Signal[] = [];
+  if (notCovered) signals.push(sig('not_covered', true, W.not_covered));
+  if (c.hasAlternative) signals.push(sig('has_alternative', true, W.has_alternative));
   if (c.alternativeNoPa) signals.push(sig('alternative_no_pa', true, W.alternative_no_pa));
   if (c.denialBasis === 'step_therapy') signals.push(sig('basis_step_therapy', c.denialBasis, W.basis_step_therapy));
   if (!c.denied && rule?.paType === 'step_therapy') signals.push(sig('pa_type_step_therapy', true, W.pa_type_step_therapy));
@@ -310,13 +325,19 @@ function scoreSwitchPlan(i: RankInput): Outcome {
 
 function scorePayOutOfPocket(i: RankInput): Outcome {
   const { context: c, rule } = i;
-  if (c.costUsd === null) return { reason: 'No out-of-pocket cost was given (drug_cost_usd).' };
-  if (!c.denied && rule && !rule.paRequired) return { reason: 'Covered without prior authorization; no need to pay out of pocket.' };
+  const notCovered = rule?.notCovered === true;
+  // Where the program does not cover the subject, paying directly is an option whether or not a cost was given.
+  if (c.costUsd === null && !notCovered) return { reason: 'No out-of-pocket cost was given (drug_cost_usd).' };
+  if (!c.denied && rule && !rule.paRequired && !notCovered) return { reason: 'Covered without prior authorization; no need to pay out of pocket.' };
   const W = WEIGHTS.pay_out_of_pocket;
-  const signals = [sig('cost_given', c.costUsd, W.cost_given)];
-  if (c.costUsd <= THRESHOLDS.costLow) signals.push(sig('cost_low', c.costUsd, W.cost_low));
-  else if (c.costUsd <= THRESHOLDS.costModerate) signals.push(sig('cost_moderate', c.costUsd, W.cost_moderate));
-  else if (c.costUsd > THRESHOLDS.costHigh) signals.push(sig('cost_high', c.costUsd, W.cost_high));
+  const signals: Signal[] = [];
+  if (notCovered) signals.push(sig('not_covered', true, W.not_covered));
+  if (c.costUsd !== null) {
+    signals.push(sig('cost_given', c.costUsd, W.cost_given));
+    if (c.costUsd <= THRESHOLDS.costLow) signals.push(sig('cost_low', c.costUsd, W.cost_low));
+    else if (c.costUsd <= THRESHOLDS.costModerate) signals.push(sig('cost_moderate', c.costUsd, W.cost_moderate));
+    else if (c.costUsd > THRESHOLDS.costHigh) signals.push(sig('cost_high', c.costUsd, W.cost_high));
+  }
   if (c.urgency === 'urgent') signals.push(sig('urgent', 'urgent', W.urgent));
   if (c.denied) signals.push(sig('denied', true, W.denied));
   return { signals };

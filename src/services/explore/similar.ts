@@ -182,7 +182,9 @@ export function similarRules(model: ReadModel, q: SimilarQuery, scope: SimilarSc
     const reasons: string[] = [];
     if (c.subject === b.subject) reasons.push(`same ${r.subject.kind === 'drug' ? 'drug class' : 'service category'} (${r.subject.code})`);
     if (r.program === base.program) reasons.push(`same program (${r.program})`);
-    if (r.requirement.paRequired === base.requirement.paRequired) reasons.push(`PA ${r.requirement.paRequired ? 'required' : 'not required'} in both`);
+    const excluded = !!r.requirement.exclusion;
+    if (excluded && base.requirement.exclusion) reasons.push('not covered in both');
+    else if (r.requirement.paRequired === base.requirement.paRequired && excluded === !!base.requirement.exclusion) reasons.push(`PA ${r.requirement.paRequired ? 'required' : 'not required'} in both`);
     if (r.requirement.paType === base.requirement.paType) reasons.push(`same pa_type (${r.requirement.paType})`);
     const overlap = overlapWith(c);
     if (overlap > 0) reasons.push(`criteria and documentation overlap ${Math.round(overlap * 100)}%`);
