@@ -120,7 +120,7 @@ export const offersVoluntaryPa = (rule: CoverageRuleDoc): boolean =>
 function notCoveredSteps(rule: CoverageRuleDoc): NextStep[] {
   const x = rule.requirement.exclusion!;
   return [
-    { step: 1, title: 'Gather clinical documentation', items: [`Not covered; a claim will be denied. ${x.reason}`, `Where the exclusion is stated: ${x.citation}`] },
+    { step: 1, title: 'Not covered', items: [`Not covered; a claim will be denied. ${x.reason}`, `Where the exclusion is stated: ${x.citation}`] },
     { step: 2, title: 'Submission', items: [`No prior authorization request leads to coverage. ${NOT_COVERED_OPTIONS}`] },
     { step: 3, title: 'Expected turnaround', items: ['No prior authorization decision applies: the program does not cover this'] },
   ];

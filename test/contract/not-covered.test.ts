@@ -73,7 +73,7 @@ describe('a subject the program does not cover (exclusion): every surface says "
       expect(res.body.result.exclusion).to.deep.equal({ reason: REASON, citation: CITATION });
       expect(res.body.result.submission).to.deep.equal({ channel: 'none', target: 'Not covered: no prior authorization request leads to coverage' });
       expect(res.body.next_steps).to.deep.equal([
-        { step: 1, title: 'Gather clinical documentation', items: [`Not covered; a claim will be denied. ${REASON}`, `Where the exclusion is stated: ${CITATION}`] },
+        { step: 1, title: 'Not covered', items: [`Not covered; a claim will be denied. ${REASON}`, `Where the exclusion is stated: ${CITATION}`] },
         { step: 2, title: 'Submission', items: ['No prior authorization request leads to coverage. Options: a covered alternative, or ask the program about an exception or a fair hearing after a denial'] },
         { step: 3, title: 'Expected turnaround', items: ['No prior authorization decision applies: the program does not cover this'] },
       ]);
