@@ -3,7 +3,7 @@
 import { DRUG_CLASSES, JURISDICTIONS, PA_EFFECTS, PROGRAMS, SERVED_FROM, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import { ACTION_KINDS, DENIAL_BASES, URGENCIES } from '../services/action-plan/rank-actions.js';
 import { COMPARE_GAP_FIELDS, GAP_RULE_FIELDS } from '../services/pa-rule.js';
-import { Evidence, PaRule, date, isoMs } from './openapi-schemas.js';
+import { Evidence, OutsideProgram, PaRule, date, isoMs } from './openapi-schemas.js';
 
 const nullableDate = { oneOf: [date, { type: 'null' }] };
 /** Schema properties for the fields a gap row carries as null (the same lists the services use). */
@@ -83,6 +83,7 @@ export const CompareResponse = {
       },
     },
     results: { type: 'array', items: { oneOf: [CompareRuleItem, CompareGapItem] }, minItems: 2, maxItems: 10 },
+    outside_program: { ...OutsideProgram, description: 'Present when the subject is outside the program\'s benefit (a non-drug service under Part D): every state is a gap no rule will fill; ask these programs instead' },
     served_from: { enum: [...SERVED_FROM] },
     timestamp: isoMs,
   },

@@ -2,6 +2,7 @@
 // A state without a verified rule is a gap item, never silently dropped. Each per-state item is built once per
 // read model (WeakMap cache) so that a 10-state compare is ten Map gets and one small summary.
 import type { Program } from '../domain/vocabulary.js';
+import { outsideProgram, type OutsideProgram } from '../domain/program-scope.js';
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
 import { COMPARE_GAP_FIELDS, nullFields, toPaRule } from './pa-rule.js';
@@ -63,6 +64,8 @@ export interface CompareResponse {
   query: Record<string, string>;
   summary: CompareSummary;
   results: CompareItem[];
+  /** Set where the subject is outside the program's benefit (src/domain/program-scope.ts). */
+  outside_program?: OutsideProgram;
   served_from: 'api';
   timestamp: string;
 }
@@ -205,12 +208,17 @@ export const completeCompareBody = (prefix: string, now: Date): string => `${pre
 
 export function compareStates(model: ReadModel, q: CompareQuery, now: Date): CompareResponse {
   const results = q.states.map((s) => itemFor(model, s, q));
+  const outside = outsideProgram(q.program, q.subject);
+  const summary = summarize(results);
+  // Every state is a gap no rule will fill: the summary says why, and outside_program where to ask instead.
+  if (outside) summary.divergence_summary = `${summary.divergence_summary} ${outside.reason}`;
   return {
     states: [...q.states],
     program: q.program,
     query: toQueryEcho(q.subject),
-    summary: summarize(results),
+    summary,
     results,
+    ...(outside ? { outside_program: outside } : {}),
     served_from: 'api',
     timestamp: now.toISOString(),
   };

@@ -64,6 +64,11 @@ describe('GET /v1/action-plan', () => {
           const r = rule({ state: 'TX', program: 'dual_eligible', code: 'hepatitis_c', paType: 'conditional' });
           return { ...r, decidedBy: 'part_d' as const, requirement: { ...r.requirement, paMode: 'plan_may_require' as const }, submission: { channel: 'payer_process' as const, target: 'The enrollee\'s Part D plan, by its own process.' } };
         })(),
+        // CHIP children in the Medicaid plans (a hand-over to medicaid_mco): the plan decides, CHIP's appeal rights apply.
+        (() => {
+          const r = rule({ state: 'TX', program: 'chip', kind: 'service', code: 'physical_therapy', paType: 'conditional' });
+          return { ...r, decidedBy: 'medicaid_mco' as const, requirement: { ...r.requirement, paMode: 'plan_may_require' as const } };
+        })(),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-sunshine', name: 'Sunshine Health' } }),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-simply', name: 'Simply Healthcare' }, lastVerified: '2026-11-10' }),
         // An API go-live of a rule for items and services: listed for services, never a reason to wait.
@@ -289,6 +294,15 @@ describe('GET /v1/action-plan', () => {
     expect(gap.body).to.include({ code: 'scope_gap', scope_gap: true, state: 'TX', program: 'chip', notify_url: '/v1/notify-when-ready' });
     expect(gap.body.query).to.deep.equal({ service_category: 'dental' });
     expect(gap.body.error).to.contain('send denied=true');
+  });
+
+  it('when a CHIP rule is Medicaid managed care\'s (a hand-over), then a denial gets the CHIP ladder: no fair hearing and no continued benefits (42 CFR 457.1260)', async () => {
+    const res = await get('?state=TX&program=chip&service=physical_therapy&denied=true&denial_basis=not_medically_necessary&denial_days_ago=3');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(res.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State CHIP review' });
+    expect(res.body.action_plan.ranked_actions.map((a: Action) => a.kind)).to.not.include('request_continued_benefits');
+    expect(JSON.stringify(res.body)).to.not.contain('438.420');
   });
 
   it('when the subject is outside the program (an MRI under Part D), then 404 with outside_program, even after a denial (no Part D appeal ladder for a service)', async () => {

@@ -97,6 +97,17 @@ describe('GET /v1/compare', () => {
     expect(res.body.summary.divergence_summary).to.equal('No verified rule in any of the 2 states. Gaps: WA, NV.');
   });
 
+  it('when the subject is outside the program (an MRI under Part D), then every state is a gap and the body says no rule will exist and where to ask', async () => {
+    const res = await get('/v1/compare?states=WA,NV&program=part_d&service=advanced_imaging');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(res.body.summary).to.include({ total: 2, gaps: 2 });
+    expect(res.body.summary.divergence_summary).to.match(/^No verified rule in any of the 2 states\. Gaps: WA, NV\. Medicare Part D covers outpatient prescription drugs, not this service/);
+    expect(res.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
+    const inside = await get('/v1/compare?states=WA,NV&program=chip&service=dental');
+    expect(inside.body.outside_program).to.equal(undefined);
+  });
+
   it('when a service is compared and the states split evenly, then both sides are named', async () => {
     const res = await get('/v1/compare?states=TX,CA&program=ma&category=advanced_imaging');
     expect(res.status).to.equal(200);

@@ -157,6 +157,20 @@ describe('a subject the program does not cover (exclusion): every surface says "
       expect(b.action_plan.primary.kind).to.equal('switch_alternative');
       expect(b.action_plan.not_applicable.map((x: Any) => x.kind)).to.include.members(['proceed', 'submit']);
     });
+
+    it('when it was denied (even within the 10-day window, as not on formulary), then no continued benefits (nothing was authorized), no formulary exception, and no "plan" in fee-for-service', async () => {
+      const res = await plan('&denied=true&denial_basis=not_on_formulary&denial_days_ago=3&drug_cost_usd=900');
+      expect(res.status).to.equal(200);
+      const b = res.body;
+      const kinds = b.action_plan.ranked_actions.map((a: Any) => a.kind);
+      expect(kinds).to.not.include('request_continued_benefits');
+      const cb = b.action_plan.not_applicable.find((x: Any) => x.kind === 'request_continued_benefits');
+      expect(cb.reason).to.contain('nothing was');
+      const text = JSON.stringify(b.action_plan.ranked_actions.map((a: Any) => a.rationale));
+      expect(text).to.not.contain('formulary exception');
+      expect(text).to.not.contain("the plan's medical director");
+      expect(text).to.not.contain('ask the plan whether it reimburses');
+    });
   });
 
   describe('DTR: GET /v1/dtr/questionnaire/{state}/{program}/{drug}', () => {
@@ -176,6 +190,7 @@ describe('a subject the program does not cover (exclusion): every surface says "
         text: `Not covered: the program does not cover this (${CITATION}); a claim will be denied and prior authorization does not lead to coverage. Options: a covered alternative, or ask the program about an exception or a fair hearing after a denial.`,
       });
       expect(q.description).to.equal('Documentation requirements of rule in.medicaid-ffs.d.glp1-weight-loss (not covered: no PA route, type none).');
+      expect(q.title).to.equal('Not covered (documentation for an exception or hearing request): GLP-1 agonists for weight loss, IN Medicaid fee-for-service');
     });
   });
 

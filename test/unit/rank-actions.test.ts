@@ -216,12 +216,13 @@ describe('rankActions (pure): properties', () => {
     );
   });
 
-  it('for any context, request_continued_benefits appears only where the program has it, after a denial, with the window open', () => {
+  it('for any context, request_continued_benefits appears only where the program has it, after a denial, with the window open, for a covered subject', () => {
     fc.assert(
       fc.property(inputArb, (i) => {
         const has = rankActions(i).ranked.some((a) => a.kind === 'request_continued_benefits');
         const cb = i.ladder.continuedBenefits;
-        const allowed = cb !== null && i.context.denied && (i.context.denialDaysAgo ?? 0) <= cb.days;
+        // Continued benefits keep an authorized service going: a subject the program does not cover never had one.
+        const allowed = cb !== null && i.context.denied && (i.context.denialDaysAgo ?? 0) <= cb.days && i.rule?.notCovered !== true;
         expect(has).to.equal(allowed);
         if (has) expect(['medicaid_mco', 'medicaid_ffs']).to.include(i.program);
       }),

@@ -39,7 +39,7 @@ describe('unit: USDF resources over the whole sample corpus', function () {
   it('a FormularyItem states prior authorization only where its rule does: where the plan decides or the rule is conditional, the flags are left out', () => {
     const ext = (r: Any, url: string) => (r.extension ?? []).find((e: Any) => e.url === url);
     const PA = 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-PriorAuthorization-extension';
-    const FLAGS = [PA, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-StepTherapyLimit-extension', 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-QuantityLimit-extension'];
+    const FLAGS = [PA, ...['StepTherapyLimit', 'QuantityLimit', 'PriorAuthorizationNewStartsOnly', 'StepTherapyLimitNewStartsOnly'].map((n) => `http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-${n}-extension`)];
     const items = index.byType.get('Basic') as Any[];
     const formularyOf = (b: Any): string => ext(b, 'http://hl7.org/fhir/us/davinci-drug-formulary/StructureDefinition/usdf-FormularyReference-extension').valueReference.reference as string;
     const partD = items.filter((b) => formularyOf(b).startsWith('InsurancePlan/formulary-ga-part-d'));

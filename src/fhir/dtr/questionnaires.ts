@@ -44,7 +44,8 @@ function narrative(title: string, items: QuestionnaireItem[]): string {
 function common(rule: CoverageRuleDoc) {
   const label = subjectLabel(rule.subject.kind, rule.subject.code);
   return {
-    title: `Prior authorization documentation: ${label}, ${rule.jurisdiction} ${PROGRAM_LABELS[rule.program]}`,
+    // An excluded subject's form documents the case for an exception or hearing, not a PA request.
+    title: `${rule.requirement.exclusion ? 'Not covered (documentation for an exception or hearing request)' : 'Prior authorization documentation'}: ${label}, ${rule.jurisdiction} ${PROGRAM_LABELS[rule.program]}`,
     version: questionnaireVersion(rule),
     status: 'active' as const,
     subjectType: ['Patient' as const],

@@ -158,7 +158,7 @@ function formularyItem(rule: CoverageRuleDoc, formularyId: string, drugId: strin
     ...flag(USDF_EXT.priorAuthorization, pa),
     ...flag(USDF_EXT.priorAuthorizationNewStartsOnly, pa && f.newStartsOnly ? true : undefined),
     ...flag(USDF_EXT.stepTherapyLimit, step),
-    ...flag(USDF_EXT.stepTherapyLimitNewStartsOnly, f.step && f.newStartsOnly ? true : undefined),
+    ...flag(USDF_EXT.stepTherapyLimitNewStartsOnly, step && f.newStartsOnly ? true : undefined),
     ...flag(USDF_EXT.quantityLimit, ql),
   ];
   return {

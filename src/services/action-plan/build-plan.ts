@@ -307,7 +307,9 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   if (!g) return { kind: 'scope_gap' };
   const today = isoDate(now);
   // The program that decides the request: a hand-over's rule is another program's (a dual's drugs: Part D).
-  const ladder = ladderFor(g.rule?.decidedBy ?? q.program);
+  // CHIP keeps its own ladder even where its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal
+  // rules without 438.420's continued benefits, and the state's CHIP review in place of a fair hearing.
+  const ladder = ladderFor(q.program === 'chip' ? 'chip' : g.rule?.decidedBy ?? q.program);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
   const waitFor = waitWindow(changes);

@@ -165,7 +165,8 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: [
       a.window ? `The appeal window is open: ${plural(a.window.remaining, 'day')} left.` : 'Appeal through the state process.',
-      c.denialBasis ? basisWords[c.denialBasis] : '',
+      // A formulary exception (or any other basis-specific argument) is for a covered benefit, not for an exclusion.
+      c.denialBasis && !g.facts?.notCovered ? basisWords[c.denialBasis] : '',
       g.facts?.notCovered ? `${notCoveredWords(x)} An appeal or fair hearing can argue that the exclusion does not apply to this use; it does not change the exclusion itself.` : '',
       g.facts?.protectedClass ? 'This is a Part D protected class: plans must cover all or substantially all drugs in it, and may use PA or step therapy only for new starts (CMS-4180-F).' : '',
       urgent ? 'Because the need is urgent, ask for an expedited (fast) appeal; the prescriber can ask for it.' : '',
@@ -236,7 +237,7 @@ function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
       cost === null ? '' : notCovered
         ? `The cost given is about ${money(cost)}.`
         : `At about ${money(cost)}, paying directly ${cost <= 100 ? 'is a low-cost way' : cost <= 500 ? 'may be a reasonable way' : 'is an expensive way'} to avoid waiting for a decision.`,
-      c.denied ? 'It does not replace the appeal: keep receipts and ask the plan whether it reimburses if the denial is overturned.' : '',
+      c.denied ? `It does not replace the appeal: keep receipts and ask ${x.q.program === 'medicaid_ffs' ? 'the program' : 'the plan'} whether it reimburses if the denial is overturned.` : '',
     ].filter(Boolean).join(' '),
     citations: ruleCitations(g),
     confidence: baseConfidence,
@@ -247,11 +248,15 @@ function explainEscalate(a: ScoredAction, x: Words): Explained {
   const { q, c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
   const agency = jurisdiction?.medicaidAgency;
   const medicaid = q.program === 'medicaid_mco' || q.program === 'medicaid_ffs' || q.program === 'chip' || q.program === 'dual_eligible';
+  // Fee-for-service Medicaid and Original Medicare have no plan: their reviewer is the program's (or its contractor's).
+  const reviewer = q.program === 'medicaid_ffs' || q.program === 'medicare_traditional' ? "the program's reviewing clinician" : "the plan's medical director";
   return {
     title: 'Escalate beyond the first reviewer',
     ...decideBefore(),
     rationale: [
-      c.recurring ? 'Repeat denials for the same need are a pattern worth escalating: ask for a peer-to-peer review with the plan\'s medical director and file a grievance.' : 'Ask for a peer-to-peer review between the prescriber and the plan\'s medical director.',
+      c.recurring
+        ? `Repeat denials for the same need are a pattern worth escalating: ask for a peer-to-peer review with ${reviewer} and file a grievance.`
+        : `Ask for a peer-to-peer review between the prescriber and ${reviewer}.`,
       medicaid && agency ? `For a Medicaid or CHIP plan, the state agency (${agency.name}) oversees the plans and takes complaints.` : '',
       a.signals.some((s) => s.name === 'appeal_window_missed') ? 'The appeal window has closed; escalation and a new request are what remains.' : '',
     ].filter(Boolean).join(' '),

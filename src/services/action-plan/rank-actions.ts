@@ -6,8 +6,8 @@
 //   - score = clamp(sum of the weights of the signals that fire, 0, 100);
 //   - ranked by score, descending; ties broken by TIE_ORDER (deadline-bearing actions first).
 // Hard rules, not weights: appeal is not applicable once its filing window has closed (so it can never rank
-// first); request_continued_benefits exists only for programs whose ladder has it, only after a denial and only
-// while its window is open.
+// first); request_continued_benefits exists only for programs whose ladder has it, only after a denial, only
+// while its window is open and only for a subject the program covers.
 import type { PaType, Program } from '../../domain/vocabulary.js';
 import type { AppealLadder } from './appeal-ladders.js';
 
@@ -17,17 +17,7 @@ export type DenialBasis = (typeof DENIAL_BASES)[number];
 export const URGENCIES = ['routine', 'urgent'] as const;
 export type Urgency = (typeof URGENCIES)[number];
 
-export const ACTION_KINDS = [
-  'proceed',
-  'submit',
-  'appeal',
-  'request_continued_benefits',
-  'switch_alternative',
-  'switch_plan',
-  'pay_out_of_pocket',
-  'escalate',
-  'wait',
-] as const;
+export const ACTION_KINDS = ['proceed', 'submit', 'appeal', 'request_continued_benefits', 'switch_alternative', 'switch_plan', 'pay_out_of_pocket', 'escalate', 'wait'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** Tie-break order: actions with a running clock before open-ended ones. */
@@ -281,6 +271,8 @@ function scoreContinuedBenefits(i: RankInput): Outcome {
   const { context: c, ladder } = i;
   if (!ladder.continuedBenefits) return { reason: `The ${ladder.program} appeal ladder has no continued-benefits (aid paid pending) right.` };
   if (!c.denied) return { reason: 'Nothing has been denied yet.' };
+  // A subject the program does not cover was never authorized: nothing to continue.
+  if (i.rule?.notCovered) return { reason: `${NOT_COVERED_REASON} Continued benefits keep a service that was authorized; nothing was.` };
   const W = WEIGHTS.request_continued_benefits;
   const window = continuedBenefitsWindow(i)!;
   if (!window.open) {
