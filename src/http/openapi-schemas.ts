@@ -286,7 +286,14 @@ export const StatesListResponse = {
   },
 };
 
-const counts = { type: 'object', additionalProperties: { type: 'object', required: ['rules', 'pa_required'] } };
+const counts = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    required: ['rules', 'pa_required'],
+    properties: { rules: { type: 'integer' }, pa_required: { type: 'integer' }, not_covered: { type: 'integer', description: 'Rules saying the program does not cover the subject (not counted as PA-free)' } },
+  },
+};
 export const StateDetailResponse = {
   type: 'object',
   required: ['state_abbr', 'name', 'flags', 'summary', 'service_categories', 'drug_classes', 'state_meta'],
@@ -300,6 +307,7 @@ export const StateDetailResponse = {
       properties: {
         total_rules: { type: 'integer' },
         pa_required: { type: 'integer' },
+        not_covered: { type: 'integer', description: 'Rules saying the program does not cover the subject' },
         programs_covered: { type: 'array', items: { enum: [...PROGRAMS] } },
         pa_type_histogram: { type: 'object', additionalProperties: { type: 'integer' } },
         federal_protected_drug_classes: { type: 'array', items: { enum: [...DRUG_CLASSES] } },

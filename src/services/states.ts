@@ -1,4 +1,5 @@
 // Spec 2.7: the jurisdictions list (counts, PA-required share, policy flags) and the per-state detail.
+import { isNotCovered } from '../domain/coverage-exclusion.js';
 import type { CoverageRuleDoc, JurisdictionDoc } from '../domain/documents.js';
 import { DRUG_CLASSES, JURISDICTIONS, PA_TYPES, PROGRAMS, SERVICE_CATEGORIES } from '../domain/vocabulary.js';
 import type { ReadModel } from '../corpus/read-model.js';
@@ -37,15 +38,19 @@ export function listStates(model: ReadModel): { states: Record<string, unknown>[
   return { states, total: states.length };
 }
 
-function countBy(rules: readonly CoverageRuleDoc[], kind: 'drug' | 'service', codes: readonly string[]): Record<string, { rules: number; pa_required: number }> {
-  const out: Record<string, { rules: number; pa_required: number }> = {};
-  for (const code of codes) out[code] = { rules: 0, pa_required: 0 };
+type Counts = { rules: number; pa_required: number; not_covered: number };
+
+function countBy(rules: readonly CoverageRuleDoc[], kind: 'drug' | 'service', codes: readonly string[]): Record<string, Counts> {
+  const out: Record<string, Counts> = {};
+  for (const code of codes) out[code] = { rules: 0, pa_required: 0, not_covered: 0 };
   for (const r of rules) {
     if (r.subject.kind !== kind) continue;
     const c = out[r.subject.code];
     if (!c) continue;
     c.rules++;
     if (r.requirement.paRequired) c.pa_required++;
+    // An exclusion is not "no PA": it is counted apart, so a class that a program does not cover does not read as free.
+    if (isNotCovered(r)) c.not_covered++;
   }
   return out;
 }
@@ -64,6 +69,7 @@ export function stateDetail(model: ReadModel, code: string): Record<string, unkn
       total_rules: rules.length,
       pa_required: rules.filter((r) => r.requirement.paRequired).length,
       pa_required_pct: pct(rules.filter((r) => r.requirement.paRequired).length, rules.length),
+      not_covered: rules.filter(isNotCovered).length,
       programs_covered: PROGRAMS.filter((p) => rules.some((r) => r.program === p)),
       pa_type_histogram: histogram,
       federal_protected_drug_classes: federal,

@@ -77,8 +77,8 @@ describe('public discovery: /v1/lookup-options, /v1/manifest, /v1/states, /opena
     expect(res.body.summary.programs_covered).to.deep.equal(['medicaid_mco', 'part_d']);
     expect(res.body.summary.pa_type_histogram).to.include({ full: 1, none: 1, conditional: 1 });
     expect(res.body.summary.federal_protected_drug_classes).to.deep.equal(['hiv_antiretrovirals']);
-    expect(res.body.drug_classes.hepatitis_c).to.deep.equal({ rules: 1, pa_required: 1 });
-    expect(res.body.service_categories.dental).to.deep.equal({ rules: 1, pa_required: 0 });
+    expect(res.body.drug_classes.hepatitis_c).to.deep.equal({ rules: 1, pa_required: 1, not_covered: 0 });
+    expect(res.body.service_categories.dental).to.deep.equal({ rules: 1, pa_required: 0, not_covered: 0 });
     expect(res.body.state_meta.agency).to.deep.equal({ name: 'TX Medicaid agency', url: 'https://medicaid.tx.example.gov' });
     expect(res.body.state_meta.wiser).to.include({ participating: true });
     const bad = await request(t.app.handler).get('/v1/states?state=QQ');

@@ -64,6 +64,17 @@ describe('a subject the program does not cover (exclusion): every surface says "
     key = await t.key({ name: 'not-covered', compare: true });
   });
 
+  describe('GET /v1/states?state=', () => {
+    it('when a state excludes a class, then its detail counts the exclusion apart (not_covered), not as a PA-free rule only', async () => {
+      const res = await request(t.app.handler).get('/v1/states?state=IN');
+      expect(res.status).to.equal(200);
+      expectOpenApi(t.app.routes, res);
+      expect(res.body.drug_classes.glp1_weight_loss).to.deep.equal({ rules: 1, pa_required: 0, not_covered: 1 });
+      expect(res.body.drug_classes.mental_health_antidepressants).to.deep.equal({ rules: 1, pa_required: 0, not_covered: 0 });
+      expect(res.body.summary.not_covered).to.equal(1);
+    });
+  });
+
   describe('GET /v1/pauth-lookup', () => {
     it('when the subject is excluded, then the rule says not_covered with the exclusion, and the next steps say a claim will be denied (never "bill as usual")', async () => {
       const res = await get('/v1/pauth-lookup?state=IN&program=medicaid_ffs&drug=glp1_weight_loss');
