@@ -2,7 +2,7 @@
 // answers 400 for malformed bodies first; this is the second line: a value of the wrong shape is skipped).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { runCoverageRequirements, configurationOf, undetermined } from '../../src/fhir/crd/crd.js';
+import { runCoverageRequirements, configurationOf, ruleVerdict, undetermined } from '../../src/fhir/crd/crd.js';
 import { toCoverageInformation } from '../../src/fhir/crd/coverage-info.js';
 import { gatherHookData } from '../../src/fhir/crd/hook-data.js';
 import { CRD_HOOKS, type CdsHookRequest } from '../../src/fhir/crd/types.js';
@@ -96,6 +96,19 @@ describe('unit: what a rule says is made once and shared by answers, which canno
     const c = await answer('11111111-1111-4111-8111-111111111111', 'cov-a');
     expect(c.cards[0].detail).to.not.equal('changed');
     expect(info(c).filter((e) => e.url === 'date')).to.have.length(1);
+  });
+
+  it('when a conditional rule\'s criteria are long, then the reason written into the order is the first sentence (cut near 240 characters) and points at the criteria detail, which keeps the whole text', () => {
+    const base = of<CoverageRuleDoc>('CoverageRule').find((r) => r.requirement.paRequired)!;
+    const long = `${'The plan may require prior authorization for this service under its own utilization management policies '.repeat(3).trim()}. Second sentence that stays in the detail only.`;
+    const rule: CoverageRuleDoc = { ...base, id: 'long-criteria', requirement: { ...base.requirement, paType: 'conditional', criteria: long, documentation: [] } };
+    const v = ruleVerdict(rule, {}, { coverage: { reference: 'Coverage/1' }, date: '2026-11-26' }, 'q|1');
+    const text = v.reason!.map((r) => r.text ?? '').join(' ');
+    expect(text.length).to.be.below(320);
+    expect(text).to.match(/^Prior authorization depends on the criteria: The plan may require .*… \(full criteria: the 'criteria' detail\)$/);
+    expect(v.details!.find((d) => d.code.code === 'criteria')!.value).to.deep.equal({ string: long });
+    const short: CoverageRuleDoc = { ...rule, requirement: { ...rule.requirement, criteria: 'Non-preferred agents need PA.' } };
+    expect(ruleVerdict(short, {}, { coverage: { reference: 'Coverage/1' }, date: '2026-11-26' }, 'q|1').reason![0]!.text).to.equal('Prior authorization depends on the criteria: Non-preferred agents need PA.');
   });
 
   it('when coverage could not be determined, then its reason is the answer\'s own (made per answer, not frozen, not shared)', () => {

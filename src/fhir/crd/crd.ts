@@ -77,6 +77,13 @@ interface RuleParts {
 }
 const PARTS = new WeakMap<CoverageRuleDoc, RuleParts>();
 
+/** A reason short enough for an order's coverage-information: the first sentence, cut at a word near 240 characters. */
+function brief(text: string): string {
+  const first = text.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? text;
+  if (first.length <= 240) return first === text ? text : `${first} (full criteria: the 'criteria' detail)`;
+  return `${first.slice(0, 240).replace(/\s+\S*$/, '')}… (full criteria: the 'criteria' detail)`;
+}
+
 function partsOf(rule: CoverageRuleDoc): RuleParts {
   let parts = PARTS.get(rule);
   if (parts) return parts;
@@ -89,8 +96,8 @@ function partsOf(rule: CoverageRuleDoc): RuleParts {
       { code: code('last-verified', 'Rule last verified'), value: { string: rule.verification.lastVerified } },
       ...(r.criteria ? [{ code: code('criteria', 'Coverage criteria'), value: { string: r.criteria } }] : []),
     ],
-    notification: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${r.criteria}`)],
-    conditional: [reason(`Prior authorization depends on the criteria: ${r.criteria}`), ...documentation],
+    notification: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${brief(r.criteria)}`)],
+    conditional: [reason(`Prior authorization depends on the criteria: ${brief(r.criteria)}`), ...documentation],
     documentation,
     exclusion: r.exclusion ? [reason(`Not covered: ${r.exclusion.reason} (${r.exclusion.citation}). A claim will be denied; a prior authorization request does not lead to coverage.`)] : [],
   });
