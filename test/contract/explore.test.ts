@@ -306,6 +306,14 @@ describe('GET /v1/topics and /v1/topics/{slug}', () => {
     expect(cms.body.sample_events.length).to.equal(50);
     expect(cms.body.total_matches).to.be.greaterThan(50);
   });
+  it('a model that started or expanded years ago is active, not expanding: only an event of the last two years sets the direction', async () => {
+    const res = await request(t.app.handler).get('/v1/topics/rsnat-ambulance').set('x-api-key', key);
+    expect(res.status).to.equal(200);
+    const old = Object.entries(res.body.by_jurisdiction as Record<string, { latest_effective_at: string | null; latest_event_at: string | null; status_hint: string; count: number }>)
+      .filter(([, j]) => j.count > 0 && (j.latest_effective_at ?? j.latest_event_at ?? '9999') < '2024-11-26');
+    expect(old.length).to.be.greaterThan(0);
+    for (const [state, j] of old) expect(j.status_hint, state).to.equal('active');
+  });
   it('400 for a bad slug, 404 for unknown or draft topics, 401 without a key; a TX key sees only TX', async () => {
     expect((await request(t.app.handler).get('/v1/topics/Bad_Slug').set('x-api-key', key)).status).to.equal(400);
     expect((await request(t.app.handler).get('/v1/topics/no-such-topic').set('x-api-key', key)).status).to.equal(404);

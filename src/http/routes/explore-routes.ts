@@ -86,7 +86,7 @@ const topicRoute: RouteDef = {
   handle(ctx, deps) {
     const slug = ctx.params.slug ?? '';
     if (!SLUG_PATTERN.test(slug) || slug.length > 64) throw badRequest(`Invalid topic slug '${slug.slice(0, 40)}': expected ^[a-z0-9-]+$`, 'invalid_parameter', 'slug');
-    const body = topicDetail(deps.corpus.current, slug, scopeFilter(ctx.principal as never));
+    const body = topicDetail(deps.corpus.current, slug, scopeFilter(ctx.principal as never), ctx.now);
     if (!body) throw notFound(`No approved topic '${slug}'`);
     return { status: 200, body };
   },

@@ -110,7 +110,11 @@ export function listTopics(model: ReadModel, scope: ScopeFilter): { topics: Reco
 }
 
 /** The detail, or undefined for an unknown or unapproved topic. */
-export function topicDetail(model: ReadModel, slug: string, scope: ScopeFilter): Record<string, unknown> | undefined {
+/** How long an event sets a jurisdiction's direction of travel; after it the topic is simply active there. */
+export const HINT_WINDOW_DAYS = 730;
+
+export function topicDetail(model: ReadModel, slug: string, scope: ScopeFilter, now: Date): Record<string, unknown> | undefined {
+  const recentSince = new Date(now.getTime() - HINT_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
   const tm = matchesOf(model).get(slug);
   if (!tm) return undefined;
   const v = visible(tm, scope);
@@ -130,7 +134,8 @@ export function topicDetail(model: ReadModel, slug: string, scope: ScopeFilter):
       latest_effective_at: max((e) => e.effectiveAt),
       latest_compliance_at: max((e) => e.mmcComplianceAt),
       latest_event_kind: latest?.eventKind ?? null,
-      status_hint: latest ? (HINT_BY_EVENT_KIND[latest.eventKind] ?? 'active') : rules.length ? 'active' : 'no_data',
+      // A model that started or expanded years ago is not "expanding" now: only a recent event sets the direction.
+      status_hint: latest && (latest.effectiveAt ?? latest.issuedAt ?? '') >= recentSince ? (HINT_BY_EVENT_KIND[latest.eventKind] ?? 'active') : count ? 'active' : 'no_data',
     };
   }
   return {
