@@ -35,7 +35,7 @@ export const ScopeGapError = {
   type: 'object',
   required: ['error', 'code', 'scope_gap'],
   description:
-    'A coverage gap: no verified rule for the combination. `scope_gap: true` distinguishes it from other 404s. `notify_url` is where to ask to be told when one is published; for a subject outside the program\'s benefit (a non-drug service under Part D), `outside_program` says so and names the programs to ask instead, and there is no `notify_url`.',
+    'A coverage gap: no verified rule for the combination. `scope_gap: true` distinguishes it from other 404s. `notify_url` is where to ask to be told when one is published; where no rule will exist (a non-drug service under Part D; Medicaid managed care in a state that runs none), `outside_program` says so and names the programs to ask instead, and there is no `notify_url`.',
   properties: {
     error: { type: 'string' },
     code: { const: 'scope_gap' },

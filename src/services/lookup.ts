@@ -27,12 +27,29 @@ export function toQueryEcho(subject: SubjectQuery): Record<string, string> {
 }
 
 /**
- * What every scope_gap body says beyond the query echo (the lookup's and the action plan's 404, the ask answer's gap
- * items): where to be told when a rule is published, or, for a subject outside the program's benefit, that none will
- * be and which programs to ask instead.
+ * Why no rule will exist for the query, if none will: the subject is outside the program's benefit (program-scope.ts),
+ * or the program does not run in the state (Medicaid managed care where the jurisdiction record lists no plans).
  */
-export function gapDetails(q: LookupQuery): { notify_url: string } | { outside_program: OutsideProgram } {
-  const outside = outsideProgram(q.program, q.subject);
+export function outsideFor(model: ReadModel, q: LookupQuery): OutsideProgram | undefined {
+  const benefit = outsideProgram(q.program, q.subject);
+  if (benefit) return benefit;
+  const j = q.program === 'medicaid_mco' ? model.jurisdictions.get(q.state) : undefined;
+  if (j && j.mcoBrands.length === 0) {
+    return {
+      reason: `${j.name} Medicaid has no risk-based managed care plans${j.carveOuts[0] ? ` (${j.carveOuts[0]})` : ''}: its Medicaid rules are fee-for-service.`,
+      try_programs: ['medicaid_ffs'],
+    };
+  }
+  return undefined;
+}
+
+/**
+ * What every scope_gap body says beyond the query echo (the lookup's and the action plan's 404, the ask answer's gap
+ * items): where to be told when a rule is published, or, where no rule will exist (outsideFor), why and which
+ * programs to ask instead.
+ */
+export function gapDetails(model: ReadModel, q: LookupQuery): { notify_url: string } | { outside_program: OutsideProgram } {
+  const outside = outsideFor(model, q);
   return outside ? { outside_program: outside } : { notify_url: '/v1/notify-when-ready' };
 }
 

@@ -2,7 +2,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
 import { ApiError } from '../domain/api-error.js';
+import { outsideFor } from './lookup.js';
 import { outsideProgram } from '../domain/program-scope.js';
+import type { ReadModel } from '../corpus/read-model.js';
 
 export type NotifyChannel = 'sms' | 'email';
 
@@ -78,9 +80,6 @@ export function parseNotifyBody(body: unknown): NotifyRequest {
   if (rawProgram !== undefined) {
     program = normalizeProgram(rawProgram);
     if (!program) throw invalid('program', `Invalid program '${rawProgram.slice(0, 40)}': expected medicaid_mco, medicaid_ffs, medicare_advantage, medicare_traditional, dual_eligible, part_d or chip`);
-    // A gap that will never be filled is not watched: the 400 says why and where to ask instead.
-    const outside = outsideProgram(program, { kind, code: subject });
-    if (outside) throw invalid('subject', `Invalid subject '${subject}' for program ${program}: ${outside.reason} Ask program ${outside.try_programs.join(' or ')} instead.`);
   }
 
   const rawContact = str(b, 'contact', true)!;
@@ -98,6 +97,18 @@ export function parseNotifyBody(body: unknown): NotifyRequest {
     );
   }
   return { state, ...(program ? { program } : {}), kind, subject, channel, contact };
+}
+
+/**
+ * A gap that will never be filled is not watched: the 400 says why and where to ask instead, naming the subject
+ * (outside the program's benefit) or the program (one the state does not run).
+ */
+export function assertWatchable(model: ReadModel, req: NotifyRequest): void {
+  if (!req.program) return;
+  const outside = outsideFor(model, { state: req.state, program: req.program, subject: { kind: req.kind, code: req.subject } });
+  if (!outside) return;
+  const field = outsideProgram(req.program, { kind: req.kind, code: req.subject }) ? 'subject' : 'program';
+  throw invalid(field, `Invalid ${field} for ${req.state} ${req.program} ${req.kind} '${req.subject}': ${outside.reason} Ask program ${outside.try_programs.join(' or ')} instead.`);
 }
 
 /** A masked form for responses (never the clear contact). */

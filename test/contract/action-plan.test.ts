@@ -313,7 +313,7 @@ describe('GET /v1/action-plan', () => {
       expect(res.body).to.include({ code: 'scope_gap', scope_gap: true, program: 'part_d' });
       expect(res.body.notify_url).to.equal(undefined);
       expect(res.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
-      expect(res.body.error).to.contain('outside the program').and.not.contain('send denied=true');
+      expect(res.body.error).to.contain('none will exist').and.not.contain('send denied=true');
     }
   });
 

@@ -16,6 +16,8 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
     t = await makeTestApp([
       jurisdiction('TX'),
       jurisdiction('CA'),
+      // A state whose Medicaid runs no managed care plans (as the nine FFS states' jurisdiction records say).
+      jurisdiction('WY', { mcoBrands: [], carveOuts: ['No risk-based MCOs; Wyoming Medicaid pays fee-for-service'] }),
       rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c', paType: 'full' }),
       rule({ state: 'TX', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging', paType: 'conditional' }),
       rule({ state: 'TX', program: 'dual_eligible', code: 'glp1_weight_loss', paRequired: false }),
@@ -165,10 +167,19 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
     expect(res.status).to.equal(404);
     expectOpenApi(t.app.routes, res);
     expect(res.body).to.include({ code: 'scope_gap', scope_gap: true, program: 'part_d' });
-    expect(res.body.error).to.contain('outside the program');
+    expect(res.body.error).to.contain('none will exist');
     expect(res.body.notify_url).to.equal(undefined);
     expect(res.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
     expect(res.body.outside_program.reason).to.match(/Part D covers outpatient prescription drugs/);
+    // Medicaid managed care in a state that runs none: no rule will exist either; ask fee-for-service.
+    const noMco = await get('/v1/pauth-lookup?state=WY&program=medicaid_mco&service=advanced_imaging');
+    expect(noMco.status).to.equal(404);
+    expectOpenApi(t.app.routes, noMco);
+    expect(noMco.body.notify_url).to.equal(undefined);
+    expect(noMco.body.outside_program).to.deep.equal({
+      reason: 'State WY Medicaid has no risk-based managed care plans (No risk-based MCOs; Wyoming Medicaid pays fee-for-service): its Medicaid rules are fee-for-service.',
+      try_programs: ['medicaid_ffs'],
+    });
     // Part D's own service categories (pharmacy, specialty tier) are inside its benefit: an ordinary gap.
     const inside = await get('/v1/pauth-lookup?state=TX&program=part_d&service=specialty_drugs');
     expect(inside.status).to.equal(404);

@@ -45,7 +45,7 @@ describe('notify-when-ready', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'prauth-notify-data-'));
     keyFile = join(mkdtempSync(join(tmpdir(), 'prauth-notify-key-')), 'contact.key');
     store = await openEmbeddedStore({ dataDir });
-    t = await makeTestApp([jurisdiction('TX'), rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c' })], {
+    t = await makeTestApp([jurisdiction('TX'), jurisdiction('WY', { mcoBrands: [], carveOuts: ['No risk-based MCOs'] }), rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c' })], {
       store,
       env: {
         SMTP_URL: mail.url,
@@ -77,6 +77,7 @@ describe('notify-when-ready', () => {
       [{ ...good, kind: 'device' }, 'kind'],
       [{ ...good, program: 'medigap' }, 'program'],
       [{ ...good, program: 'part_d' }, 'subject'], // dental is outside Part D's benefit: a gap no rule will fill
+      [{ ...good, state: 'WY', program: 'medicaid_mco' }, 'program'], // the state runs no managed care: ask fee-for-service
       [{ ...good, channel: 'fax' }, 'channel'],
       [{ ...good, contact: 'not-an-address' }, 'contact'],
       [{ ...good, contact: 'someone@localhost' }, 'contact'],

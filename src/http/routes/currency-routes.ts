@@ -17,7 +17,7 @@ import { parseProgram, parseState, single } from '../params.js';
 import type { AppDeps } from '../../api/app-deps.js';
 import type { HttpResult, RequestContext, RouteDef } from '../../api/route.js';
 import { tooManyRequests } from '../../services/access-gate.js';
-import { parseNotifyBody } from '../../services/notify-request.js';
+import { assertWatchable, parseNotifyBody } from '../../services/notify-request.js';
 import { stalenessReport, DEFAULT_STALE_DAYS } from '../../services/staleness.js';
 
 /** Cached like the manifest (spec 4.3): the feed is public and changes at most once per ingest. */
@@ -163,6 +163,7 @@ export const currencyRoutes: RouteDef[] = [
     cache: 'no-store',
     async handle(ctx, deps) {
       const request = parseNotifyBody(ctx.body);
+      assertWatchable(deps.corpus.current, request);
       const outcome = await deps.notify.register(request, ctx.clientAddress, baseUrlOf(deps, ctx.headers));
       if (!outcome.ok) throw tooManyRequests(outcome.policy, outcome.decision, outcome.what);
       return { status: 200, body: outcome.body };

@@ -7,8 +7,7 @@ import type { ActionPlanQuery } from '../../services/action-plan/plan-types.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
-import { gapDetails, toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
-import { outsideProgram } from '../../domain/program-scope.js';
+import { gapDetails, outsideFor, toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
 import {
@@ -174,19 +173,19 @@ export function parseMemberContext(query: URLSearchParams): MemberContext {
   };
 }
 
-function actionPlanGap(q: ActionPlanQuery): ApiError {
+function actionPlanGap(model: ReadModel, q: ActionPlanQuery): ApiError {
   return new ApiError(
     404,
     'scope_gap',
-    outsideProgram(q.program, q.subject)
-      ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': the subject is outside the program's benefit, so there is no plan to build here; ask the programs in outside_program.try_programs.`
+    outsideFor(model, q)
+      ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': none will exist (see outside_program), so there is no plan to build here; ask the programs in outside_program.try_programs.`
       : `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet, so there is nothing to ground a plan before a decision. After a denial, send denied=true for a plan built on the program's appeal ladder.`,
     {
       scope_gap: true,
       state: q.state,
       program: q.program,
       query: q.code ? { ...toQueryEcho(q.subject), code: q.code.code } : toQueryEcho(q.subject),
-      ...gapDetails(q),
+      ...gapDetails(model, q),
     },
   );
 }
@@ -280,7 +279,7 @@ export const decisionRoutes: RouteDef[] = [
       const context = parseMemberContext(ctx.query);
       const q: ActionPlanQuery = { state, program, subject, context, ...(code ? { code } : {}) };
       const out = buildActionPlan(deps.corpus.current, q, ctx.now);
-      if (out.kind === 'scope_gap') throw actionPlanGap(q);
+      if (out.kind === 'scope_gap') throw actionPlanGap(deps.corpus.current, q);
       return { status: 200, body: out.body };
     },
     openapi: {

@@ -1,6 +1,6 @@
 // Endpoints 1 and 2: single-state lookup and its deprecated alias.
-import { gapDetails, lookupBodyBytes, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
-import { outsideProgram } from '../../domain/program-scope.js';
+import { gapDetails, lookupBodyBytes, lookupRule, outsideFor, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import type { ReadModel } from '../../corpus/read-model.js';
 import { ApiError } from '../../domain/api-error.js';
 import { namedProgram, namedState } from '../../domain/named-scope.js';
 import { categoryAlias, drugClassAlias, drugParam, programParam, serviceParam, stateParam } from '../openapi-params.js';
@@ -9,19 +9,19 @@ import { namedInQuery, requireProgram, requireState, requireSubject } from '../p
 import type { AppDeps } from '../../api/app-deps.js';
 import type { HttpResult, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 
-export function scopeGap(q: LookupQuery): ApiError {
+export function scopeGap(model: ReadModel, q: LookupQuery): ApiError {
   return new ApiError(
     404,
     'scope_gap',
-    outsideProgram(q.program, q.subject)
-      ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': the subject is outside the program's benefit`
+    outsideFor(model, q)
+      ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': none will exist (see outside_program)`
       : `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet`,
     {
       scope_gap: true,
       state: q.state,
       program: q.program,
       query: toQueryEcho(q.subject),
-      ...gapDetails(q),
+      ...gapDetails(model, q),
     },
   );
 }
@@ -44,8 +44,9 @@ function lookupScope(ctx: RequestContext): ScopeRequest {
 
 function lookup(ctx: RequestContext, deps: AppDeps): HttpResult {
   const q = parseLookupQuery(ctx);
-  const out = lookupRule(deps.corpus.current, q);
-  if (out.kind === 'scope_gap') throw scopeGap(q);
+  const model = deps.corpus.current;
+  const out = lookupRule(model, q);
+  if (out.kind === 'scope_gap') throw scopeGap(model, q);
   return { status: 200, body: { raw: lookupBodyBytes(out.prefixBytes, ctx.now) } };
 }
 

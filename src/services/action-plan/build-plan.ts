@@ -1,7 +1,6 @@
 // The action plan (spec 2.9): the rule, the program's appeal ladder, who to call, upcoming change windows and the
 // member context, combined into ranked next actions with dates. rank-actions.ts decides the order; this module
 // grounds it (which rule, which ladder), turns day counts into dates from `today`, and writes the plain words.
-import { outsideProgram } from '../../domain/program-scope.js';
 import type { JurisdictionDoc, RegulatoryEventDoc } from '../../domain/documents.js';
 import {
   ANSWER_CHANGING_EFFECTS,
@@ -11,7 +10,7 @@ import {
   type PaType,
 } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
-import { toQueryEcho } from '../lookup.js';
+import { outsideFor, toQueryEcho } from '../lookup.js';
 import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
 import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {
@@ -51,8 +50,8 @@ function isProtectedClass(q: ActionPlanQuery): boolean {
 
 function ground(model: ReadModel, q: ActionPlanQuery): Grounding | null {
   const { state, program, subject } = q;
-  // Outside the program's benefit (an MRI under Part D) no rule and no appeal ladder of that program applies.
-  if (outsideProgram(program, subject)) return null;
+  // Outside the program (an MRI under Part D; managed care where the state runs none): no rule, no appeal ladder.
+  if (outsideFor(model, q)) return null;
   const rule = model.rules.get(ruleKey(state, program, subject.kind, subject.code)) ?? null;
   const payerRules = (model.payerRules.get(payerRuleKey(state, subject.kind, subject.code)) ?? []).filter((r) => r.program === program);
   const protectedClass = isProtectedClass(q);

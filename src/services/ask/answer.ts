@@ -91,7 +91,7 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
           const q = { state: state!, program: program!, subject: { kind: s.kind, code: s.code } };
           const out = lookupRule(model, q);
           if (out.kind === 'scope_gap') {
-            gaps.push({ state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: true, ...gapDetails(q) });
+            gaps.push({ state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: true, ...gapDetails(model, q) });
             continue;
           }
           const r = out.rule;
