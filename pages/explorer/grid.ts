@@ -43,10 +43,12 @@ export function renderGrid(table: HTMLTableElement, grid: CoverageGrid, view: Gr
           buttons[r]![c] = null;
           return h('td', { class: 'filtered' });
         }
+        // A rule saying the program does not cover the subject is verified too, but reads apart: never a plain tick.
+        const excluded = status !== 'gap' && row.not_covered.includes(subject.code);
         const b = h(
           'button',
-          { type: 'button', class: `cell ${status}`, tabindex: -1, 'data-state': row.state, 'data-subject': subject.code, 'data-status': status, 'aria-label': `${row.name}, ${subject.label}: ${WORD[status]}` },
-          GLYPH[status],
+          { type: 'button', class: `cell ${status}${excluded ? ' not-covered' : ''}`, tabindex: -1, 'data-state': row.state, 'data-subject': subject.code, 'data-status': status, 'aria-label': `${row.name}, ${subject.label}: ${WORD[status]}${excluded ? ', not covered by the program' : ''}` },
+          excluded ? '✕' : GLYPH[status],
         );
         b.addEventListener('click', () => onOpen({ state: row.state, name: row.name, subject, status }));
         buttons[r]![c] = b;

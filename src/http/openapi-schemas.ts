@@ -177,6 +177,7 @@ export const CoverageGridResponse = {
           verified: { type: 'integer', minimum: 0 },
           sample: { type: 'integer', minimum: 0 },
           cells: { type: 'array', description: 'Status of each subject, in the order of subjects', items: cellStatus },
+          not_covered: { type: 'array', items: { type: 'string' }, description: 'Subjects (codes) whose rule says the program does not cover them: their cells count as verified (or sample) and are marked apart' },
         },
       },
     },

@@ -13,6 +13,7 @@ import {
   type SubjectKind,
 } from '../domain/vocabulary.js';
 import { outsideProgram } from '../domain/program-scope.js';
+import { isNotCovered } from '../domain/coverage-exclusion.js';
 
 export type CellStatus = 'verified' | 'sample' | 'gap';
 
@@ -21,7 +22,7 @@ export interface CoverageGrid {
   served_statuses: string[];
   subjects: { kind: SubjectKind; code: string; label: string }[];
   /** One row per jurisdiction; `cells[i]` is the status of `subjects[i]`. */
-  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[] }[];
+  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[]; not_covered: string[] }[];
   totals: Record<CellStatus, number>;
 }
 
@@ -40,8 +41,12 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
   const totals: Record<CellStatus, number> = { verified: 0, sample: 0, gap: 0 };
   const subjects = SUBJECTS.filter((s) => !outsideProgram(program, s));
   const states = JURISDICTIONS.map((state) => {
+    // The subjects whose served rule says the program does not cover them: still a verified cell, marked apart.
+    const notCovered: string[] = [];
     const cells = subjects.map(({ kind, code }): CellStatus => {
-      const status = model.rules.get(ruleKey(state, program, kind, code))?.verification.status;
+      const rule = model.rules.get(ruleKey(state, program, kind, code));
+      const status = rule?.verification.status;
+      if (rule && (status === 'verified' || status === 'sample') && isNotCovered(rule)) notCovered.push(code);
       return status === 'verified' || status === 'sample' ? status : 'gap';
     });
     for (const c of cells) totals[c]++;
@@ -51,6 +56,7 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
       verified: cells.filter((c) => c === 'verified').length,
       sample: cells.filter((c) => c === 'sample').length,
       cells,
+      not_covered: notCovered,
     };
   });
   const grid = { program, served_statuses: [...model.servedStatuses], subjects, states, totals };

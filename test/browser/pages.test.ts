@@ -137,6 +137,11 @@ describe('pages in a real browser: coverage explorer and API reference (chromium
         expect(seen.rows).to.have.length(51);
         for (const [state, n] of seen.rows) expect(n, `${program} ${state}`).to.equal(v.by_state[state!][program]);
         total += seen.verified;
+        if (program === 'medicaid_ffs') {
+          // Indiana's fee-for-service Medicaid does not cover weight-loss drugs: a verified cell, never a plain tick.
+          const cell = await w.page.$eval('#grid button.cell[data-state="IN"][data-subject="glp1_weight_loss"]', (b) => ({ text: b.textContent, cls: b.className, label: b.getAttribute('aria-label') }));
+          expect(cell).to.deep.equal({ text: '✕', cls: 'cell verified not-covered', label: 'Indiana, GLP-1 agonists for weight loss: verified, not covered by the program' });
+        }
       }
       expect(total).to.equal(v.rules);
     });

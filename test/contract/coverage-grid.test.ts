@@ -12,6 +12,11 @@ const docs = [
   rule({ state: 'CA', program: 'medicaid_mco', code: 'biosimilars', status: 'sample' }),
   rule({ state: 'CA', program: 'medicaid_mco', code: 'oncology_oral', status: 'retired' }),
   rule({ state: 'CA', program: 'part_d', code: 'hiv_antiretrovirals' }),
+  // A verified rule saying the program does not cover the class (as the curated facts build an exclusion).
+  (() => {
+    const r = rule({ state: 'TX', program: 'medicaid_mco', code: 'glp1_weight_loss', paRequired: false });
+    return { ...r, requirement: { ...r.requirement, exclusion: { reason: 'Weight-loss drugs are not covered.', citation: 'TX list' } } };
+  })(),
 ];
 
 function cell(body: { subjects: { code: string }[]; states: { state: string; cells: string[] }[] }, state: string, code: string): string {
@@ -39,8 +44,11 @@ describe('coverage grid: GET /v1/coverage (what the explorer draws)', () => {
     expect(cell(res.body, 'TX', 'dental')).to.equal('sample');
     expect(cell(res.body, 'CA', 'biosimilars')).to.equal('sample');
     expect(cell(res.body, 'CA', 'oncology_oral')).to.equal('gap');
-    expect(res.body.states.find((s: { state: string }) => s.state === 'TX')).to.include({ name: 'State TX', verified: 1, sample: 1 });
-    expect(res.body.totals).to.deep.equal({ verified: 1, sample: 2, gap: 51 * 40 - 3 });
+    expect(res.body.states.find((s: { state: string }) => s.state === 'TX')).to.include({ name: 'State TX', verified: 2, sample: 1 });
+    // The excluded class counts as verified and is named apart, so the explorer never shows it as a plain tick.
+    expect(res.body.states.find((s: { state: string }) => s.state === 'TX').not_covered).to.deep.equal(['glp1_weight_loss']);
+    expect(res.body.states.find((s: { state: string }) => s.state === 'CA').not_covered).to.deep.equal([]);
+    expect(res.body.totals).to.deep.equal({ verified: 2, sample: 2, gap: 51 * 40 - 4 });
     expect(res.headers['cache-control']).to.contain('s-maxage=300');
   });
 
