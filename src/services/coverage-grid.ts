@@ -46,8 +46,9 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
     const cells = subjects.map(({ kind, code }): CellStatus => {
       const rule = model.rules.get(ruleKey(state, program, kind, code));
       const status = rule?.verification.status;
-      if (rule && (status === 'verified' || status === 'sample') && isNotCovered(rule)) notCovered.push(code);
-      return status === 'verified' || status === 'sample' ? status : 'gap';
+      if (status !== 'verified' && status !== 'sample') return 'gap';
+      if (isNotCovered(rule!)) notCovered.push(code);
+      return status;
     });
     for (const c of cells) totals[c]++;
     return {

@@ -101,11 +101,6 @@ export function formatHours(hours: number): string {
   return `${hours} hours`;
 }
 
-/**
- * The three steps, always in this order: gather documentation, submit, expected turnaround. Each step's items are
- * built afresh (never the rule's own list, which every request shares) and never repeat an item: a documentation
- * list that already says "Step therapy: ..." does not get the line twice.
- */
 /** Channels whose address is where a request is sent (a portal, an electronic PA, a FHIR PAS endpoint). */
 const ONLINE_CHANNELS: readonly string[] = ['portal', 'epa', 'fhir_pas'];
 
@@ -126,6 +121,11 @@ function notCoveredSteps(rule: CoverageRuleDoc): NextStep[] {
   ];
 }
 
+/**
+ * The three steps, always in this order: gather documentation, submit, expected turnaround. Each step's items are
+ * built afresh (never the rule's own list, which every request shares) and never repeat an item: a documentation
+ * list that already says "Step therapy: ..." does not get the line twice.
+ */
 export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   if (isNotCovered(rule)) return notCoveredSteps(rule);
   const { requirement: r, submission: s, turnaround: t } = rule;

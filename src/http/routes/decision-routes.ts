@@ -7,7 +7,7 @@ import type { ActionPlanQuery } from '../../services/action-plan/plan-types.js';
 import { DEFAULT_CONTEXT, DENIAL_BASES, URGENCIES, type DenialBasis, type MemberContext, type Urgency } from '../../services/action-plan/rank-actions.js';
 import { comparePayers } from '../../services/compare-payers.js';
 import { completeCompareBody, compareStatesPrefix, type CompareQuery } from '../../services/compare-states.js';
-import { gapDetails, outsideFor, toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
+import { gapDetails, toQueryEcho, type SubjectQuery } from '../../services/lookup.js';
 import { CODE_PATTERN, resolveCode, type CodeResolution } from '../../corpus/resolve-code.js';
 import { ApiError, badRequest } from '../../domain/api-error.js';
 import {
@@ -174,10 +174,11 @@ export function parseMemberContext(query: URLSearchParams): MemberContext {
 }
 
 function actionPlanGap(model: ReadModel, q: ActionPlanQuery): ApiError {
+  const details = gapDetails(model, q);
   return new ApiError(
     404,
     'scope_gap',
-    outsideFor(model, q)
+    'outside_program' in details
       ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': none will exist (see outside_program), so there is no plan to build here; ask the programs in outside_program.try_programs.`
       : `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet, so there is nothing to ground a plan before a decision. After a denial, send denied=true for a plan built on the program's appeal ladder.`,
     {
@@ -185,7 +186,7 @@ function actionPlanGap(model: ReadModel, q: ActionPlanQuery): ApiError {
       state: q.state,
       program: q.program,
       query: q.code ? { ...toQueryEcho(q.subject), code: q.code.code } : toQueryEcho(q.subject),
-      ...gapDetails(model, q),
+      ...details,
     },
   );
 }

@@ -1,5 +1,5 @@
 // Endpoints 1 and 2: single-state lookup and its deprecated alias.
-import { gapDetails, lookupBodyBytes, lookupRule, outsideFor, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
+import { gapDetails, lookupBodyBytes, lookupRule, toQueryEcho, type LookupQuery } from '../../services/lookup.js';
 import type { ReadModel } from '../../corpus/read-model.js';
 import { ApiError } from '../../domain/api-error.js';
 import { namedProgram, namedState } from '../../domain/named-scope.js';
@@ -10,10 +10,11 @@ import type { AppDeps } from '../../api/app-deps.js';
 import type { HttpResult, RequestContext, RouteDef, ScopeRequest } from '../../api/route.js';
 
 export function scopeGap(model: ReadModel, q: LookupQuery): ApiError {
+  const details = gapDetails(model, q);
   return new ApiError(
     404,
     'scope_gap',
-    outsideFor(model, q)
+    'outside_program' in details
       ? `No rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}': none will exist (see outside_program)`
       : `No verified rule for ${q.state} ${q.program} ${q.subject.kind} '${q.subject.code}' yet`,
     {
@@ -21,7 +22,7 @@ export function scopeGap(model: ReadModel, q: LookupQuery): ApiError {
       state: q.state,
       program: q.program,
       query: toQueryEcho(q.subject),
-      ...gapDetails(model, q),
+      ...details,
     },
   );
 }

@@ -11,6 +11,7 @@ import type { CoverageRuleDoc, RegulatoryEventDoc, TopicDoc } from '../../domain
 import { JURISDICTIONS, type Program } from '../../domain/vocabulary.js';
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { ScopeFilter } from './scope.js';
+import { addDays, isoDate } from '../../domain/time.js';
 
 export const SLUG_PATTERN = /^[a-z0-9-]+$/;
 export const STATUS_HINTS = ['expanding', 'contracting', 'rule_change', 'rate_change', 'active', 'no_data'] as const;
@@ -109,12 +110,12 @@ export function listTopics(model: ReadModel, scope: ScopeFilter): { topics: Reco
   return { topics };
 }
 
-/** The detail, or undefined for an unknown or unapproved topic. */
 /** How long an event sets a jurisdiction's direction of travel; after it the topic is simply active there. */
 export const HINT_WINDOW_DAYS = 730;
 
+/** The detail, or undefined for an unknown or unapproved topic. */
 export function topicDetail(model: ReadModel, slug: string, scope: ScopeFilter, now: Date): Record<string, unknown> | undefined {
-  const recentSince = new Date(now.getTime() - HINT_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const recentSince = addDays(isoDate(now), -HINT_WINDOW_DAYS);
   const tm = matchesOf(model).get(slug);
   if (!tm) return undefined;
   const v = visible(tm, scope);
@@ -135,7 +136,7 @@ export function topicDetail(model: ReadModel, slug: string, scope: ScopeFilter, 
       latest_compliance_at: max((e) => e.mmcComplianceAt),
       latest_event_kind: latest?.eventKind ?? null,
       // A model that started or expanded years ago is not "expanding" now: only a recent event sets the direction.
-      status_hint: latest && (latest.effectiveAt ?? latest.issuedAt ?? '') >= recentSince ? (HINT_BY_EVENT_KIND[latest.eventKind] ?? 'active') : count ? 'active' : 'no_data',
+      status_hint: latest && (latest.effectiveAt || latest.issuedAt) >= recentSince ? (HINT_BY_EVENT_KIND[latest.eventKind] ?? 'active') : count ? 'active' : 'no_data',
     };
   }
   return {
