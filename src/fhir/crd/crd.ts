@@ -7,7 +7,7 @@
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
 import { PROGRAM_LABELS } from '../../domain/vocabulary.js';
-import { outsideProgram } from '../../domain/program-scope.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../../fhir-profiles/canonicals.js';
 import { questionnaireUrl, questionnaireVersion, shortHash } from '../ids.js';
 import { isoDate } from '../../domain/time.js';
@@ -270,7 +270,7 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     scope.programs.add(cc.program);
     const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, requestCodings(target, data.lookup));
     if (res.kind === 'no-rule') {
-      const outside = outsideProgram(cc.program, res.subject);
+      const outside = outsideFor(model, { state: cc.state, program: cc.program, subject: res.subject });
       unresolved(
         outside
           ? `No rule for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via}): ${outside.reason}`
