@@ -337,6 +337,17 @@ describe('GET /v1/action-plan', () => {
     expect(res.body.action_plan.basis.member_context).to.include({ recurring: true, open_enrollment_near: true, has_alternative: false });
   });
 
+  it('when Original Medicare (no plan) denies again, then every sentence names the program, never a plan or its medical director', async () => {
+    const res = await get('?state=TX&program=medicare_traditional&service=ambulance_transport&denied=true&denial_basis=other&denial_days_ago=5&recurring=true&drug_cost_usd=300');
+    expect(res.status).to.equal(200);
+    expect(action(res.body, 'appeal')!.rationale).to.contain('if the program upholds the denial, go to the next level promptly');
+    expect(action(res.body, 'escalate')!.rationale).to.contain("ask for a peer-to-peer review with the program's reviewing clinician");
+    expect(kinds(res.body)).to.deep.equal(['appeal', 'escalate', 'pay_out_of_pocket', 'wait']);
+    expect(action(res.body, 'pay_out_of_pocket')!.rationale).to.contain('ask the program whether it reimburses');
+    const text = JSON.stringify(res.body.action_plan.ranked_actions);
+    expect(text).to.not.match(/the plan (upholds|gets|whether)|plan's medical director/);
+  });
+
   it('when denied without denial_days_ago, then deadlines count from today and say so', async () => {
     const res = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true');
     expect(res.status).to.equal(200);
