@@ -118,7 +118,7 @@ export const ComparePayersResponse = {
     code_resolution: CodeResolutionSchema,
     summary: {
       type: 'object',
-      required: ['total', 'with_rule', 'gaps', 'require_pa', 'no_pa', 'divergence', 'divergence_summary'],
+      required: ['total', 'with_rule', 'gaps', 'require_pa', 'no_pa', 'not_covered', 'programs_not_covered', 'divergence', 'divergence_summary'],
       properties: {
         total: { type: 'integer' },
         with_rule: { type: 'integer' },
@@ -126,6 +126,11 @@ export const ComparePayersResponse = {
         require_pa: { type: 'integer' },
         no_pa: { type: 'integer', description: 'Payers whose rule says PA is not required; a payer that does not cover the subject is counted in not_covered instead' },
         not_covered: { type: 'integer', description: 'Payers whose rule says the subject is not covered (an exclusion)' },
+        programs_not_covered: {
+          type: 'array',
+          items: { enum: [...PROGRAMS] },
+          description: "Programs whose program-level rule (program_rules) says the subject is not covered: a payer in such a program without a rule of its own follows it. divergence_summary ends with one sentence on the program rules",
+        },
         divergence: { type: 'boolean' },
         divergence_summary: str,
       },
