@@ -69,6 +69,8 @@ describe('GET /v1/action-plan', () => {
           const r = rule({ state: 'TX', program: 'chip', kind: 'service', code: 'physical_therapy', paType: 'conditional' });
           return { ...r, decidedBy: 'medicaid_mco' as const, requirement: { ...r.requirement, paMode: 'plan_may_require' as const } };
         })(),
+        // Pharmacy carved out of managed care (corpus/facts decided_by): the program decides for plan members.
+        { ...rule({ state: 'TX', program: 'medicaid_mco', code: 'adhd_stimulants', paType: 'conditional' }), decidedBy: 'medicaid_ffs' as const },
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-sunshine', name: 'Sunshine Health' } }),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-simply', name: 'Simply Healthcare' }, lastVerified: '2026-11-10' }),
         // An API go-live of a rule for items and services: listed for services, never a reason to wait.
@@ -303,6 +305,18 @@ describe('GET /v1/action-plan', () => {
     expect(res.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State CHIP review' });
     expect(res.body.action_plan.ranked_actions.map((a: Action) => a.kind)).to.not.include('request_continued_benefits');
     expect(JSON.stringify(res.body)).to.not.contain('438.420');
+  });
+
+  it('when a managed-care rule\'s benefit is carved out to fee-for-service (decidedBy), then a denial gets the fee-for-service ladder and every sentence names the program, not the plan', async () => {
+    const res = await get('?state=TX&program=medicaid_mco&drug=adhd_stimulants&denied=true&denial_basis=other&denial_days_ago=3&recurring=true');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(res.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State fair hearing' });
+    expect(action(res.body, 'escalate')!.rationale).to.contain("the program's reviewing clinician");
+    expect(action(res.body, 'escalate')!.rationale).to.contain('runs the fee-for-service program');
+    const text = JSON.stringify(res.body.action_plan.ranked_actions);
+    expect(text).to.not.contain('Medicaid managed care plan (MCO)');
+    expect(text).to.not.match(/plan's medical director|if the plan upholds/);
   });
 
   it('when the subject is outside the program (an MRI under Part D), then 404 with outside_program, even after a denial (no Part D appeal ladder for a service)', async () => {

@@ -170,6 +170,9 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
   const next: CoverageRuleDoc = { ...rule, requirement: { ...rule.requirement } };
   // A hand-over's rule is the followed program's (the last one of a chain): its plan decides, its appeals apply.
   if (handOvers.length && Object.keys(chosen).length) next.decidedBy = handOvers[handOvers.length - 1]!.follows!;
+  // A carve-out: the requirement's fact says which of its programs decides for the others (FORMAT.md, decided_by).
+  const decider = chosen.requirement?.decidedBy;
+  if (!handOvers.length && decider && decider !== rule.program) next.decidedBy = decider;
   const req = chosen.requirement?.requirement;
   if (req) {
     const mode = req.pa_mode ?? 'required';

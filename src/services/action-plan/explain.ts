@@ -160,7 +160,7 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
     title: `Appeal: ${step1.name}${urgent ? ' (expedited)' : ''}`,
     deadline: f && noticeDate ? addDays(noticeDate, f.days) : null,
     deadline_basis: f
-      ? `${f.days} calendar days from ${f.from}: ${noticeWords}.${urgent && exp ? ` Expedited decision: ${exp.text} after ${payerNoun(x.q.program)} gets the request.` : std ? ` Standard decision: ${std.text}.` : ''}`
+      ? `${f.days} calendar days from ${f.from}: ${noticeWords}.${urgent && exp ? ` Expedited decision: ${exp.text} after ${payerNoun(x.ladder.program)} gets the request.` : std ? ` Standard decision: ${std.text}.` : ''}`
       : `The filing window is not fixed federally for ${program}; use the deadline printed on the notice.`,
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: [
@@ -170,7 +170,7 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
       g.facts?.notCovered ? `${notCoveredWords(x)} An appeal or fair hearing can argue that the exclusion does not apply to this use; it does not change the exclusion itself.` : '',
       g.facts?.protectedClass ? 'This is a Part D protected class: plans must cover all or substantially all drugs in it, and may use PA or step therapy only for new starts (CMS-4180-F).' : '',
       urgent ? 'Because the need is urgent, ask for an expedited (fast) appeal; the prescriber can ask for it.' : '',
-      c.recurring ? `This has been denied before: if ${payerNoun(x.q.program)} upholds the denial, go to the next level promptly.` : '',
+      c.recurring ? `This has been denied before: if ${payerNoun(x.ladder.program)} upholds the denial, go to the next level promptly.` : '',
     ].filter(Boolean).join(' '),
     citations: [...step1.citations, ...ruleCitations(g)],
     confidence: FACT_CONFIDENCE[status],
@@ -227,7 +227,8 @@ function explainSwitchPlan(_a: ScoredAction, x: Words): Explained {
 
 /**
  * Fee-for-service Medicaid and Original Medicare have no plan: the program (or its contractor) decides, reviews and
- * reimburses. Every sentence that names who to ask takes it from here.
+ * reimburses. Every sentence that names who to ask takes it from here, for the program that decides (the ladder's:
+ * a managed-care rule whose benefit is carved out to fee-for-service is decided by the program, not the plan).
  */
 function hasNoPlan(program: Program): boolean {
   return program === 'medicaid_ffs' || program === 'medicare_traditional';
@@ -249,7 +250,7 @@ function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
       cost === null ? '' : notCovered
         ? `The cost given is about ${money(cost)}.`
         : `At about ${money(cost)}, paying directly ${cost <= 100 ? 'is a low-cost way' : cost <= 500 ? 'may be a reasonable way' : 'is an expensive way'} to avoid waiting for a decision.`,
-      c.denied ? `It does not replace the appeal: keep receipts and ask ${payerNoun(x.q.program)} whether it reimburses if the denial is overturned.` : '',
+      c.denied ? `It does not replace the appeal: keep receipts and ask ${payerNoun(x.ladder.program)} whether it reimburses if the denial is overturned.` : '',
     ].filter(Boolean).join(' '),
     citations: ruleCitations(g),
     confidence: baseConfidence,
@@ -260,7 +261,7 @@ function explainEscalate(a: ScoredAction, x: Words): Explained {
   const { q, c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
   const agency = jurisdiction?.medicaidAgency;
   const medicaid = q.program === 'medicaid_mco' || q.program === 'medicaid_ffs' || q.program === 'chip' || q.program === 'dual_eligible';
-  const reviewer = hasNoPlan(q.program) ? "the program's reviewing clinician" : "the plan's medical director";
+  const reviewer = hasNoPlan(ladder.program) ? "the program's reviewing clinician" : "the plan's medical director";
   return {
     title: 'Escalate beyond the first reviewer',
     ...decideBefore(),
@@ -269,7 +270,7 @@ function explainEscalate(a: ScoredAction, x: Words): Explained {
         ? `Repeat denials for the same need are a pattern worth escalating: ask for a peer-to-peer review with ${reviewer} and file a grievance.`
         : `Ask for a peer-to-peer review between the prescriber and ${reviewer}.`,
       medicaid && agency
-        ? hasNoPlan(q.program)
+        ? hasNoPlan(ladder.program)
           ? `The state agency (${agency.name}) runs the fee-for-service program and takes complaints.`
           : `For a Medicaid or CHIP plan, the state agency (${agency.name}) oversees the plans and takes complaints.`
         : '',
