@@ -196,7 +196,11 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
       next.requirement.exclusion = { reason: req.criteria, citation: `${first.title}, ${firstEvidence.locator}` };
       if (next.requirement.exclusion.citation.length > MAX_CITATION) report.errors.push(`${rule.id}: the exclusion's citation (source title and locator) runs past ${MAX_CITATION} characters`);
     }
-    next.source = { url: first.url, title: first.title, publisher: first.publisher };
+    // The rule's source: the text that makes it this program's rule. For a hand-over that is the hand-over's own
+    // statement (the state's page putting CHIP children in the plans, or duals' drugs with Part D), not the followed
+    // program's text; both stay in the evidence.
+    const own = handOvers.length ? handOvers[0]!.evidence[0]!.source : first;
+    next.source = { url: own.url, title: own.title, publisher: own.publisher };
     if (none) {
       // An excluded subject has no PA route either, but "no PA request needed" would read as "covered without PA".
       next.submission = { channel: 'none', target: req.not_covered ? NOT_COVERED_TARGET : 'No PA request needed' };
