@@ -3,7 +3,7 @@
 // Prints every problem of the fact files (all of them: one broken file fails the build for everyone), then, per named
 // state (or every state with a fact file), how many program-level rules the facts make verified and how many use a
 // fact but are not verified yet (awaiting a second read, a submission route or a scope basis). --why also lists, per
-// state, what keeps those rules from being verified (the rule's caveat, counted by program). Exit 1 on a problem.
+// state, what keeps those rules from being verified (the rule's caveat, counted by program, with the subjects). Exit 1 on a problem.
 import { join } from 'node:path';
 import { PROGRAMS } from '../../../src/domain/vocabulary.js';
 import { projectRootOf } from '../../../src/domain/project-root.js';
@@ -31,14 +31,15 @@ for (const st of states) {
   });
   console.log(`${st}: ${cells.join(', ')}`);
   if (!why) continue;
-  const reasons = new Map<string, number>();
+  const reasons = new Map<string, string[]>();
   for (const r of mine) {
     if (r.verification.status === 'verified' || !(r.evidence?.length)) continue;
     const missing = /Partly verified: (.*?)(?: A source document|$)/.exec(r.verification.caveat ?? '')?.[1] ?? r.verification.caveat ?? '';
     const key = `${r.program}: ${missing}`;
-    reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    reasons.set(key, [...(reasons.get(key) ?? []), r.subject.code]);
   }
-  for (const [k, n] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${n} x ${k}`);
+  // Each reason with the subjects it holds back, so a curator sees which rules one more fact would verify.
+  for (const [k, codes] of [...reasons].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${codes.length} x ${k}\n      ${codes.sort().join(', ')}`);
 }
 const disputed = report.disputed.filter((d) => !wanted.length || wanted.some((s) => d.includes(`/${s}.yaml`)));
 if (disputed.length) console.log(`disputed (not applied): ${disputed.join(', ')}`);
