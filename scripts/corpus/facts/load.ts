@@ -48,6 +48,8 @@ export interface Fact {
     step_therapy?: string;
     quantity_limit?: string;
     new_starts_only?: boolean;
+    /** Whom the requirement is limited to (for example members under 18); the rule claims nothing for others. */
+    population?: string;
     /** The source says the program does not cover the subject (or a use of it): served as an exclusion. */
     not_covered?: true;
   };

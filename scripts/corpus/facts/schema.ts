@@ -54,6 +54,8 @@ const fact = {
         step_therapy: text(1000),
         quantity_limit: text(500),
         new_starts_only: { type: 'boolean' },
+        /** Whom the requirement is limited to, in the source's terms (for example members under 18): FORMAT.md, "Encoding". */
+        population: text(200),
         /** The source says the program does not cover the subject (or a use of it): FORMAT.md, "Encoding". */
         not_covered: { const: true },
       },

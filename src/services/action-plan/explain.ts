@@ -123,7 +123,7 @@ function explainSubmit(_a: ScoredAction, x: Words): Explained {
       : 'No filing deadline: submit before the service or fill.',
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: pa
-      ? `${program} in ${q.state} ${needsWords(g.rule?.requirement.paMode)} prior authorization (${pa.paType.replace(/_/g, ' ')}) for ${what}.${g.rule ? ` Submit to ${endSentence(g.rule.submission.target)}` : ''}${pa.newStartsOnly ? ' The requirement applies to new starts only.' : ''}${g.basis === 'payer_rules_estimate' ? ' This is estimated from the plans\' own rules; the program-level rule is not verified yet.' : ''}`
+      ? `${program} in ${q.state} ${needsWords(g.rule?.requirement.paMode)} prior authorization (${pa.paType.replace(/_/g, ' ')}) for ${what}.${g.rule ? ` Submit to ${endSentence(g.rule.submission.target)}` : ''}${pa.newStartsOnly ? ' The requirement applies to new starts only.' : ''}${g.rule?.requirement.population ? ` It applies to ${g.rule.requirement.population} only; the source claims nothing for other members.` : ''}${g.basis === 'payer_rules_estimate' ? ' This is estimated from the plans\' own rules; the program-level rule is not verified yet.' : ''}`
       : `No verified rule says whether ${what} needs prior authorization here; ask the payer or submit to be safe.`,
     citations: ruleCitations(g),
     confidence: baseConfidence,
