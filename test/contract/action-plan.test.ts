@@ -107,6 +107,9 @@ describe('GET /v1/action-plan', () => {
     expect(ladder.program).to.equal('part_d');
     expect(JSON.stringify(ladder.steps[0])).to.match(/redetermination/i);
     expect(JSON.stringify(res.body.action_plan.ranked_actions)).not.to.match(/438\.402|Medicare Advantage/);
+    // The Part D plan decides: the state Medicaid agency does not oversee it, so escalation does not send the member there.
+    const again = await get('?state=TX&program=dual_eligible&drug=hepatitis_c&denied=true&denial_days_ago=5&recurring=true');
+    expect(action(again.body, 'escalate')!.rationale).to.contain("the plan's medical director").and.not.match(/oversees the plans|Health and Human Services/);
     expect(res.body.program).to.equal('dual_eligible');
     // Before a denial: the rationale says the plan may require PA (not that the program requires it), one period.
     const before = await get('?state=TX&program=dual_eligible&drug=hepatitis_c');

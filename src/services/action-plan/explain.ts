@@ -260,7 +260,8 @@ function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
 function explainEscalate(a: ScoredAction, x: Words): Explained {
   const { q, c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
   const agency = jurisdiction?.medicaidAgency;
-  const medicaid = q.program === 'medicaid_mco' || q.program === 'medicaid_ffs' || q.program === 'chip' || q.program === 'dual_eligible';
+  // The state agency oversees what the deciding program is (the ladder's): a dual's drugs decided by the Part D plan are not.
+  const medicaid = ['medicaid_mco', 'medicaid_ffs', 'chip', 'dual_eligible'].includes(ladder.program);
   const reviewer = hasNoPlan(ladder.program) ? "the program's reviewing clinician" : "the plan's medical director";
   return {
     title: 'Escalate beyond the first reviewer',
