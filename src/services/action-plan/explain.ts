@@ -258,7 +258,7 @@ function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
 }
 
 function explainEscalate(a: ScoredAction, x: Words): Explained {
-  const { q, c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
+  const { c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
   const agency = jurisdiction?.medicaidAgency;
   // The state agency oversees what the deciding program is (the ladder's): a dual's drugs decided by the Part D plan are not.
   const medicaid = ['medicaid_mco', 'medicaid_ffs', 'chip', 'dual_eligible'].includes(ladder.program);
