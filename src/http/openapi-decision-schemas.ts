@@ -52,7 +52,12 @@ const CompareGapItem = {
   type: 'object',
   description: 'A requested state with no verified rule: `gap: true` and every rule field null.',
   required: ['state_abbr', 'gap', ...COMPARE_GAP_FIELDS],
-  properties: { state_abbr: { enum: [...JURISDICTIONS] }, gap: { const: true }, ...nullProps(COMPARE_GAP_FIELDS) },
+  properties: {
+    state_abbr: { enum: [...JURISDICTIONS] },
+    gap: { const: true },
+    ...nullProps(COMPARE_GAP_FIELDS),
+    outside_program: { ...OutsideProgram, description: 'Present when no rule will exist for this state and program (Medicaid managed care in a state with no plans): why, and which programs to ask instead' },
+  },
 };
 
 export const CompareResponse = {
