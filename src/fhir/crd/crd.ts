@@ -89,7 +89,10 @@ function partsOf(rule: CoverageRuleDoc): RuleParts {
   if (parts) return parts;
   const r = rule.requirement;
   const code = (c: string, display: string) => ({ system: PRAUTH_DETAIL_CS, code: c, display });
-  const documentation = r.documentation.length ? [reason(`Send the documentation ${rule.source.publisher} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
+  // A rule another program decides (a hand-over): its documentation is the deciding program's, not its own source's
+  // publisher's (a dual's Part D exception documentation is not the state Medicaid agency's list).
+  const lister = rule.decidedBy ? `the ${PROGRAM_LABELS[rule.decidedBy]} rule` : rule.source.publisher;
+  const documentation = r.documentation.length ? [reason(`Send the documentation ${lister} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
   parts = deepFreeze({
     details: [
       { code: code('policy-source', 'Policy source'), value: { string: rule.source.url } },
