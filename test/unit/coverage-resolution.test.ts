@@ -103,6 +103,15 @@ describe('unit: Coverage -> program', () => {
     expect(programFromName(model, 'Fidelis Care')).to.deep.include({ program: 'medicaid_mco', state: 'NY' });
   });
 
+  it("when a class names the state's Medicaid program (both delivery systems) and the type is coded SOPT 213 'Medicaid FFS', then fee-for-service, keeping the state; an MCO brand is not overridden", () => {
+    const sopt = (code: string) => ({ coding: [{ system: 'https://nahdo.org/sopt', code }] });
+    const ffs = cc({ class: [{ value: 'Medi-Cal' }], type: sopt('213') });
+    expect(ffs).to.deep.include({ program: 'medicaid_ffs', state: 'CA' });
+    expect(ffs.basis.join(' ')).to.contain("Coverage.type SOPT 213 (Coverage.class 'Medi-Cal'");
+    expect(cc({ class: [{ value: 'Medi-Cal' }] })).to.deep.include({ program: 'medicaid_mco', state: 'CA' }); // no code: the name's default
+    expect(cc({ class: [{ value: 'Fidelis Care' }], type: sopt('213') })).to.deep.include({ program: 'medicaid_mco' }); // a plan brand names the plan
+  });
+
   it('when Coverage.type carries the X12 claim filing indicator for Part A as a translation, then traditional Medicare', () => {
     expect(cc({ type: { coding: [{ system: 'https://x12.org/codes/claim-filing-indicator-codes', code: 'MA' }] } }).program).to.equal('medicare_traditional');
   });

@@ -84,6 +84,8 @@ interface PlanName {
   program: Program;
   states: string[];
   what: string;
+  /** The state's Medicaid program name: it covers fee-for-service and managed care members alike. */
+  medicaidProgramName?: boolean;
 }
 
 const planNameIndex = new WeakMap<ReadModel, Map<string, PlanName>>();
@@ -97,18 +99,18 @@ function planNames(model: ReadModel): Map<string, PlanName> {
   let idx = planNameIndex.get(model);
   if (idx) return idx;
   idx = new Map();
-  const add = (raw: string | undefined, program: Program, j: JurisdictionDoc, what: string): void => {
+  const add = (raw: string | undefined, program: Program, j: JurisdictionDoc, what: string, medicaidProgramName = false): void => {
     if (!raw) return;
     for (const variant of [raw, raw.replace(/\s*\(.*\)\s*$/, '')]) {
       const k = norm(variant);
       if (k.length < 4) continue;
       const prev = idx!.get(k);
-      if (!prev) idx!.set(k, { program, states: [j.id], what });
+      if (!prev) idx!.set(k, { program, states: [j.id], what, ...(medicaidProgramName ? { medicaidProgramName } : {}) });
       else if (!prev.states.includes(j.id)) prev.states.push(j.id);
     }
   };
   for (const j of model.jurisdictions.values()) {
-    add(j.medicaidProgramName, j.flags.ffsDominant ? 'medicaid_ffs' : 'medicaid_mco', j, `${j.id} Medicaid program name`);
+    add(j.medicaidProgramName, j.flags.ffsDominant ? 'medicaid_ffs' : 'medicaid_mco', j, `${j.id} Medicaid program name`, true);
     add(j.chipProgramName, 'chip', j, `${j.id} CHIP program name`);
     for (const b of j.mcoBrands) add(b, 'medicaid_mco', j, 'Medicaid MCO brand');
   }
@@ -117,25 +119,24 @@ function planNames(model: ReadModel): Map<string, PlanName> {
 }
 
 /** A program (and sometimes a state) named by free text: a plan name, a class value, a payer name. */
-export function programFromName(model: ReadModel, raw: string | undefined): { program: Program; state?: string; basis: string } | undefined {
+export function programFromName(model: ReadModel, raw: string | undefined): { program: Program; state?: string; basis: string; medicaidProgramName?: true } | undefined {
   if (!raw || typeof raw !== 'string') return undefined;
   const alias = normalizeProgram(raw);
   if (alias) return { program: alias, basis: `'${raw.slice(0, 60)}'` };
   const text = norm(raw);
   const named = planNames(model).get(text);
-  if (named) return { program: named.program, ...(named.states.length === 1 ? { state: named.states[0] } : {}), basis: `'${raw.slice(0, 60)}' (${named.what})` };
+  if (named) {
+    return {
+      program: named.program, ...(named.states.length === 1 ? { state: named.states[0] } : {}), basis: `'${raw.slice(0, 60)}' (${named.what})`,
+      ...(named.medicaidProgramName ? { medicaidProgramName: true as const } : {}),
+    };
+  }
   for (const [re, program] of NAME_PATTERNS) if (re.test(text)) return { program, basis: `'${raw.slice(0, 60)}'` };
   return undefined;
 }
 
-function programFromCoverage(model: ReadModel, cov: Coverage): { program: Program; state?: string; basis: string } | undefined {
-  const classes = Array.isArray(cov.class) ? cov.class : [];
-  for (const c of classes) {
-    for (const text of [c?.value, c?.name]) {
-      const p = programFromName(model, text);
-      if (p) return { ...p, basis: `Coverage.class ${p.basis}` };
-    }
-  }
+/** The program a coded Coverage.type names (SOPT or an X12 claim filing indicator), if any. */
+function programFromTypeCode(cov: Coverage): { program: Program; basis: string } | undefined {
   const codings = Array.isArray(cov.type?.coding) ? cov.type.coding : [];
   for (const coding of codings) {
     const code = typeof coding?.code === 'string' ? coding.code.trim() : '';
@@ -143,6 +144,28 @@ function programFromCoverage(model: ReadModel, cov: Coverage): { program: Progra
     if (coding.system && SOPT_SYSTEMS.includes(coding.system) && SOPT_PROGRAMS[code]) return { program: SOPT_PROGRAMS[code]!, basis: `Coverage.type SOPT ${code}` };
     if (coding.system && /x12/i.test(coding.system) && X12_CLAIM_FILING[code.toUpperCase()]) return { program: X12_CLAIM_FILING[code.toUpperCase()]!, basis: `Coverage.type X12 claim filing indicator ${code}` };
   }
+  return undefined;
+}
+
+const MEDICAID_DELIVERY: ReadonlySet<Program> = new Set(['medicaid_ffs', 'medicaid_mco']);
+
+function programFromCoverage(model: ReadModel, cov: Coverage): { program: Program; state?: string; basis: string } | undefined {
+  const typed = programFromTypeCode(cov);
+  const classes = Array.isArray(cov.class) ? cov.class : [];
+  for (const c of classes) {
+    for (const text of [c?.value, c?.name]) {
+      const p = programFromName(model, text);
+      if (!p) continue;
+      // A state's Medicaid program name (Apple Health, MassHealth) covers fee-for-service and managed care members
+      // alike: a coded type that says which of the two (SOPT 213 "Medicaid FFS") decides, the name keeps the state.
+      if (typed && p.medicaidProgramName && MEDICAID_DELIVERY.has(typed.program) && MEDICAID_DELIVERY.has(p.program) && typed.program !== p.program) {
+        return { program: typed.program, ...(p.state ? { state: p.state } : {}), basis: `${typed.basis} (Coverage.class ${p.basis} names the state's Medicaid program, which has both)` };
+      }
+      return { program: p.program, ...(p.state ? { state: p.state } : {}), basis: `Coverage.class ${p.basis}` };
+    }
+  }
+  if (typed) return typed;
+  const codings = Array.isArray(cov.type?.coding) ? cov.type.coding : [];
   for (const text of [cov.type?.text, ...codings.map((c) => c?.display)]) {
     const p = programFromName(model, text);
     if (p) return { ...p, basis: `Coverage.type ${p.basis}` };
