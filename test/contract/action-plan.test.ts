@@ -322,6 +322,25 @@ describe('GET /v1/action-plan', () => {
     expect(text).to.not.match(/plan's medical director|if the plan upholds/);
   });
 
+  it('when a drug class has no rule in a state whose managed-care drug rules are all decided fee-for-service (a carve-out), then a denial still gets the fee-for-service ladder', async () => {
+    // TX medicaid_mco drugs in this corpus: glp1 and hepatitis_c (decided by the plan) and adhd_stimulants (carved out): mixed, so a gap keeps the plan's ladder.
+    const mixed = await get('?state=TX&program=medicaid_mco&drug=opioid_treatment&denied=true&denial_days_ago=3');
+    expect(mixed.body.action_plan.state_specifics.appeal_ladder.program).to.equal('medicaid_mco');
+    const t2 = await makeTestApp([
+      jurisdiction('MO'),
+      { ...rule({ state: 'MO', program: 'medicaid_mco', code: 'adhd_stimulants', paType: 'conditional' }), decidedBy: 'medicaid_ffs' as const },
+      { ...rule({ state: 'MO', program: 'medicaid_mco', code: 'glp1_weight_loss', paType: 'conditional' }), decidedBy: 'medicaid_ffs' as const },
+      rule({ state: 'MO', program: 'medicaid_mco', kind: 'service', code: 'home_health', paType: 'conditional' }),
+    ], { now: () => NOW });
+    const k = await t2.key({ name: 'mo' });
+    const gap = await request(t2.app.handler).get('/v1/action-plan?state=MO&program=medicaid_mco&drug=hepatitis_c&denied=true&denial_days_ago=3').set('x-api-key', k);
+    expect(gap.status).to.equal(200);
+    expect(gap.body.action_plan.state_specifics.appeal_ladder.program).to.equal('medicaid_ffs');
+    expect(gap.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State fair hearing' });
+    const service = await request(t2.app.handler).get('/v1/action-plan?state=MO&program=medicaid_mco&service=dental&denied=true&denial_days_ago=3').set('x-api-key', k);
+    expect(service.body.action_plan.state_specifics.appeal_ladder.program, 'services are the plan\'s').to.equal('medicaid_mco');
+  });
+
   it('when the subject is outside the program (an MRI under Part D), then 404 with outside_program, even after a denial (no Part D appeal ladder for a service)', async () => {
     for (const qs of ['?state=TX&program=part_d&service=advanced_imaging', '?state=TX&program=part_d&service=advanced_imaging&denied=true']) {
       const res = await get(qs);
