@@ -33,6 +33,8 @@ describe('ask: reading a question', () => {
     expect(x.programs).to.deep.equal([{ value: 'medicaid_ffs', matched: 'SoonerCare fee-for-service', by: 'program_name' }]);
     const before = extract(model, 'does fee-for-service Apple Health require prior approval for physical therapy');
     expect(before.programs).to.deep.equal([{ value: 'medicaid_ffs', matched: 'fee-for-service Apple Health', by: 'program_name' }]);
+    const open = extract(model, 'Does Oregon open card Medicaid need prior authorization for Biktarvy?');
+    expect(open.programs.map((p) => [p.value, p.matched])).to.deep.equal([['medicaid_ffs', 'open card Medicaid']]);
     const word = extract(model, 'Medicare (fee-for-service) in Ohio, Abilify');
     expect(word.programs).to.deep.equal([{ value: 'medicare_traditional', matched: 'Medicare (fee-for-service)', by: 'synonym' }]);
     // Not beside it: "fee-for-service" alone says nothing, and the bare program name is read as before.

@@ -13,6 +13,8 @@ export type ProgramFamily = 'medicaid' | 'medicare';
 export const PROGRAM_QUALIFIERS: readonly { family: ProgramFamily; side: 'after' | 'before' | 'both'; words: string; program: Program }[] = [
   { family: 'medicaid', side: 'both', words: 'fee[- ]for[- ]service(?: \\(ffs\\))?|ffs', program: 'medicaid_ffs' },
   { family: 'medicaid', side: 'before', words: 'traditional|straight|legacy', program: 'medicaid_ffs' },
+  // Oregon's own name for its fee-for-service members ("open card" OHP members are not in a CCO).
+  { family: 'medicaid', side: 'both', words: 'open[- ]card', program: 'medicaid_ffs' },
   { family: 'medicaid', side: 'after', words: 'managed care(?: plans?| organizations?)?|mcos?|health plans?', program: 'medicaid_mco' },
   { family: 'medicaid', side: 'before', words: 'managed(?: care)?', program: 'medicaid_mco' },
   { family: 'medicare', side: 'both', words: 'fee[- ]for[- ]service(?: \\(ffs\\))?|ffs', program: 'medicare_traditional' },
