@@ -25,3 +25,15 @@ export function outsideFor(model: ReadModel, q: GapQuery): OutsideProgram | unde
   }
   return undefined;
 }
+
+/**
+ * Where no rule covers a subject, the program that decides its kind anyway: when every served rule of this state,
+ * program and subject kind is decided by one other program (a pharmacy carve-out encoded as decided_by, read twice),
+ * a gap of the same kind is decided there too (MO managed care drugs: MO HealthNet fee-for-service).
+ */
+export function carvedOutTo(model: ReadModel, state: string, program: Program, kind: SubjectKind): Program | undefined {
+  const same = (model.rulesByState.get(state) ?? []).filter((r) => r.program === program && r.subject.kind === kind);
+  const deciders = new Set(same.map((r) => r.decidedBy));
+  const only = deciders.size === 1 ? [...deciders][0] : undefined;
+  return only && only !== program ? only : undefined;
+}

@@ -133,8 +133,11 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const { requirement: r, submission: s, turnaround: t } = rule;
   const voluntary = offersVoluntaryPa(rule);
   const requested = r.paRequired || voluntary;
+  // Conditional PA (some agents or situations only, a PDL's non-preferred agents for example): the criteria say when.
+  const conditional = r.paRequired && r.paType === 'conditional';
   const gather = distinctItems([
     ...(r.population ? [`Applies to ${r.population} only: the source claims nothing for other members`] : []),
+    ...(conditional ? ['Check the criteria first: prior authorization applies only to the agents or situations they name; where none applies, no request is needed'] : []),
     ...(r.paRequired
       ? r.documentation.length
         ? r.documentation
@@ -171,7 +174,7 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
 
   return [
     { step: 1, title: 'Gather clinical documentation', items: gather },
-    { step: 2, title: r.paRequired ? 'Submit the prior authorization request' : voluntary ? 'Submit a voluntary prior authorization request (optional)' : 'Submission', items: distinctItems(submit) },
+    { step: 2, title: r.paRequired ? (conditional ? 'Submit the prior authorization request (where the criteria require one)' : 'Submit the prior authorization request') : voluntary ? 'Submit a voluntary prior authorization request (optional)' : 'Submission', items: distinctItems(submit) },
     { step: 3, title: 'Expected turnaround', items: distinctItems(turnaround) },
   ];
 }

@@ -12,9 +12,18 @@ const withParts = (over: { requirement?: Partial<CoverageRuleDoc['requirement']>
 
 describe('next steps', () => {
   it('when a required PA lists no documents, then step 1 says so instead of naming documents the source does not', () => {
-    const steps = toNextSteps(withParts({ requirement: { paRequired: true, documentation: [] } }));
+    const steps = toNextSteps(withParts({ requirement: { paRequired: true, paType: 'full', documentation: [] } }));
     expect(steps[0]!.items).to.deep.equal(['The source lists no documents for this request; ask the payer what to send']);
     expect(JSON.stringify(steps)).not.to.include('Clinical notes supporting medical necessity');
+  });
+
+  it('when PA is conditional (some agents or situations only), then step 1 says to check the criteria first and step 2 submits only where they require it', () => {
+    const steps = toNextSteps(withParts({ requirement: { paRequired: true, paType: 'conditional', documentation: [] } }));
+    expect(steps[0]!.items[0]).to.equal('Check the criteria first: prior authorization applies only to the agents or situations they name; where none applies, no request is needed');
+    expect(steps[1]!.title).to.equal('Submit the prior authorization request (where the criteria require one)');
+    const full = toNextSteps(withParts({ requirement: { paRequired: true, paType: 'full', documentation: [] } }));
+    expect(full[1]!.title).to.equal('Submit the prior authorization request');
+    expect(JSON.stringify(full)).not.to.include('Check the criteria first');
   });
 
   it('when PA is voluntary, then the request is offered as optional, with its route, its documents and its clock', () => {

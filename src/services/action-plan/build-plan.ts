@@ -8,11 +8,10 @@ import {
   PROGRAM_LABELS,
   type DrugClass,
   type PaType,
-  type Program,
 } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
 import { toQueryEcho } from '../lookup.js';
-import { outsideFor } from '../../corpus/program-gap.js';
+import { carvedOutTo, outsideFor } from '../../corpus/program-gap.js';
 import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
 import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {
@@ -303,18 +302,6 @@ function contextEcho(c: MemberContext): Record<string, unknown> {
   };
 }
 
-/**
- * Where no rule covers the subject, the program that decides its kind anyway: when every served rule of this state,
- * program and subject kind is decided by one other program (a pharmacy carve-out encoded as decided_by, read twice),
- * a gap of the same kind is decided there too (MO managed care drugs: MO HealthNet fee-for-service).
- */
-function carvedOutTo(model: ReadModel, q: ActionPlanQuery): Program | undefined {
-  const same = (model.rulesByState.get(q.state) ?? []).filter((r) => r.program === q.program && r.subject.kind === q.subject.kind);
-  const deciders = new Set(same.map((r) => r.decidedBy));
-  const only = deciders.size === 1 ? [...deciders][0] : undefined;
-  return only && only !== q.program ? only : undefined;
-}
-
 export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date): ActionPlanOutcome {
   const g = ground(model, q);
   if (!g) return { kind: 'scope_gap' };
@@ -322,7 +309,7 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   // The program that decides the request: a hand-over's rule is another program's (a dual's drugs: Part D).
   // CHIP keeps its own ladder even where its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal
   // rules without 438.420's continued benefits, and the state's CHIP review in place of a fair hearing.
-  const ladder = ladderFor(q.program === 'chip' ? 'chip' : g.rule?.decidedBy ?? carvedOutTo(model, q) ?? q.program);
+  const ladder = ladderFor(q.program === 'chip' ? 'chip' : g.rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
   const waitFor = waitWindow(changes);
