@@ -305,9 +305,13 @@ describe('GET /v1/action-plan', () => {
     const res = await get('?state=TX&program=chip&service=physical_therapy&denied=true&denial_basis=not_medically_necessary&denial_days_ago=3');
     expect(res.status).to.equal(200);
     expectOpenApi(t.app.routes, res);
-    expect(res.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State CHIP review' });
+    // 42 CFR 457.1260: the plan's appeal first (part 438 subpart F), then the state's CHIP review; no 438.420.
+    expect(res.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: Appeal to the managed care plan (CHIP)', deadline: '2027-01-17' }); // 60 days from the notice (438.402)
+    expect(res.body.action_plan.state_specifics.appeal_ladder.steps.map((s: { name: string }) => s.name)).to.deep.equal(['Appeal to the managed care plan (CHIP)', 'State CHIP review']);
     expect(res.body.action_plan.ranked_actions.map((a: Action) => a.kind)).to.not.include('request_continued_benefits');
-    expect(JSON.stringify(res.body)).to.not.contain('438.420');
+    expect(res.body.action_plan.state_specifics.appeal_ladder.continued_benefits ?? null).to.equal(null);
+    expect(JSON.stringify(res.body)).to.not.contain('section-438.420');
+    expect(JSON.stringify(res.body.action_plan.ranked_actions)).to.not.match(/fair hearing/i);
   });
 
   it('when a managed-care rule\'s benefit is carved out to fee-for-service (decidedBy), then a denial gets the fee-for-service ladder and every sentence names the program, not the plan', async () => {

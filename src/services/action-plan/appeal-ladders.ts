@@ -262,3 +262,20 @@ export const APPEAL_LADDERS: Readonly<Record<Program, AppealLadder>> = {
 
 export const ladderFor = (program: Program): AppealLadder => APPEAL_LADDERS[program];
 
+/**
+ * CHIP children served by managed care plans (a CHIP rule handed over to Medicaid managed care): 42 CFR 457.1260 has
+ * the plans follow the appeal rules of 42 CFR part 438 subpart F, except that 438.420 (continued benefits) does not
+ * apply and a fair hearing is read as the state's CHIP review (subpart K). So: appeal to the plan, then the state review.
+ */
+export const CHIP_MANAGED_CARE: AppealLadder = {
+  program: 'chip',
+  summary: 'Appeal to the CHIP managed care plan (42 CFR 457.1260, part 438 subpart F), then the State CHIP review; no continued benefits (438.420 does not apply to CHIP).',
+  status: 'unconfirmed',
+  steps: [
+    { ...MEDICAID_MCO.steps[0]!, name: 'Appeal to the managed care plan (CHIP)', citations: [ecfr('457.1260'), ...MEDICAID_MCO.steps[0]!.citations] },
+    { ...CHIP.steps[0]!, level: 2, citations: [ecfr('457.1260'), ...CHIP.steps[0]!.citations] },
+  ],
+  continuedBenefits: null,
+  notes: 'The state review after the plan appeal is set by each state (42 CFR 457.1130-457.1170), so no deadline is computed for it.',
+};
+

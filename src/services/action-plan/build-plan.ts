@@ -17,6 +17,7 @@ import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {
   FACT_CONFIDENCE,
   UNCONFIRMED_CAVEAT,
+  CHIP_MANAGED_CARE,
   ladderFor,
   type AppealLadder,
   type FactStatus,
@@ -309,7 +310,9 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   // The program that decides the request: a hand-over's rule is another program's (a dual's drugs: Part D).
   // CHIP keeps its own ladder even where its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal
   // rules without 438.420's continued benefits, and the state's CHIP review in place of a fair hearing.
-  const ladder = ladderFor(q.program === 'chip' ? 'chip' : g.rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
+  const ladder = q.program === 'chip'
+    ? (g.rule?.decidedBy === 'medicaid_mco' ? CHIP_MANAGED_CARE : ladderFor('chip'))
+    : ladderFor(g.rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
   const waitFor = waitWindow(changes);
