@@ -87,7 +87,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const subscriptions = createSubscriptionService({ store, now, outbox, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
   const pas = createPasService({ store, corpus, now, outbox, publish: (e) => subscriptions.publish(e), ...(config.pasAutoDecide ? { autoDecide: config.pasAutoDecide } : {}) });
   if (config.pasAutoDecide) handleAutoDecisions(outbox, pas, config.pasAutoDecide.action);
-  const changeFeed = createChangeFeed({ store });
+  const changeFeed = createChangeFeed({ store, verifiedOnly: config.serveVerifiedOnly });
   const notify = createNotifyService({
     store, corpus, outbox, limits, now, log,
     vault: lazyVault(config.notify),

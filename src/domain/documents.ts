@@ -81,6 +81,8 @@ export interface CoverageRuleDoc {
     paMode?: PaMode;
     /** Part D protected-class style restrictions that apply only to new starts. */
     newStartsOnly?: boolean;
+    /** Whom the requirement is limited to, in the source's terms (members under 18, ...); nothing is claimed for others. */
+    population?: string;
     quantityLimit?: string;
     stepTherapy?: string;
     /**

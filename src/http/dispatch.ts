@@ -11,17 +11,13 @@ import type { AppDeps } from '../api/app-deps.js';
 import type { HttpResult, RouteDef, Surface } from '../api/route.js';
 import { renderError, requestIdOf, runRoute, writeResult } from './pipeline.js';
 import { jsonBodyReader, type BodyReader } from './json-body.js';
-
-const JSON_TYPES = ['application/json', 'application/fhir+json', 'application/*+json'];
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
+import { bodyPolicyOf, FORM_TYPE, JSON_TYPES, type BodyPolicy } from './body-policy.js';
 
 /** A body of another type than the route reads is a 415; no body at all (curl -X POST) is left to the route. */
-function unsupportedBody(r: RouteDef, req: IncomingMessage): ApiError | undefined {
-  if (r.method !== 'POST' || req.headers['content-length'] === '0') return undefined;
-  const accepted = r.bodyType === 'form' ? [FORM_TYPE] : JSON_TYPES;
-  if (typeis(req, accepted) !== false) return undefined;
-  return new ApiError(415, 'unsupported_media_type', `Send the body as ${r.bodyType === 'form' ? FORM_TYPE : r.surface === 'fhir' ? 'application/fhir+json' : 'application/json'}`);
+function unsupportedBody(policy: BodyPolicy | undefined, req: IncomingMessage): ApiError | undefined {
+  if (!policy || req.headers['content-length'] === '0') return undefined;
+  if (typeis(req, policy.accepts) !== false) return undefined;
+  return new ApiError(415, 'unsupported_media_type', `Send the body as ${policy.send}`);
 }
 
 /** What a body-reader failure answers. */
@@ -51,19 +47,18 @@ export interface RequestAt {
 
 export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Surface): Dispatcher {
   const limit = deps.config.bodyLimit;
-  const readers: Record<'json' | 'ingest' | 'form', BodyReader> = {
+  const readers: Record<BodyPolicy['reader'], BodyReader> = {
     json: jsonBodyReader(limit, express.json({ type: JSON_TYPES, limit, strict: true }) as unknown as BodyReader),
-    ingest: express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }) as unknown as BodyReader,
+    records: express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }) as unknown as BodyReader,
     form: express.text({ type: FORM_TYPE, limit }) as unknown as BodyReader,
   };
-  const readerOf = (r: RouteDef): BodyReader | undefined =>
-    r.method !== 'POST' ? undefined : r.bodyType === 'form' ? readers.form : r.bodyType === 'records' ? readers.ingest : readers.json;
   const write = (res: ServerResponse, at: RequestAt, result: HttpResult, surface: Surface): void => writeResult(res, at.method, result, surface, at.requestId);
 
   return {
     dispatch(route, params, req, res, at) {
       const failed = (err: unknown): void => write(res, at, renderError(err, route.surface, at.requestId, deps.log), route.surface);
-      const unsupported = unsupportedBody(route, req);
+      const policy = bodyPolicyOf(route);
+      const unsupported = unsupportedBody(policy, req);
       if (unsupported) return failed(unsupported);
       const run = (): void => {
         const input = {
@@ -78,9 +73,9 @@ export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Sur
         };
         runRoute(route, input, deps).then((result) => write(res, at, result, route.surface), failed);
       };
-      const reader = readerOf(route);
-      if (!reader) return run();
-      reader(req, res, (err) => (err ? failed(bodyReadError(err, limit)) : run()));
+      if (!policy) return run();
+      const bodyLimit = policy.reader === 'records' ? deps.config.ingestBodyLimit : limit;
+      readers[policy.reader](req, res, (err) => (err ? failed(bodyReadError(err, bodyLimit)) : run()));
     },
     fail(err, _req, res, at, headers) {
       const surface = surfaceOf(at.path);

@@ -52,7 +52,12 @@ const CompareGapItem = {
   type: 'object',
   description: 'A requested state with no verified rule: `gap: true` and every rule field null.',
   required: ['state_abbr', 'gap', ...COMPARE_GAP_FIELDS],
-  properties: { state_abbr: { enum: [...JURISDICTIONS] }, gap: { const: true }, ...nullProps(COMPARE_GAP_FIELDS) },
+  properties: {
+    state_abbr: { enum: [...JURISDICTIONS] },
+    gap: { const: true },
+    ...nullProps(COMPARE_GAP_FIELDS),
+    outside_program: { ...OutsideProgram, description: 'Present when no rule will exist for this state and program (Medicaid managed care in a state with no plans): why, and which programs to ask instead' },
+  },
 };
 
 export const CompareResponse = {
@@ -118,7 +123,7 @@ export const ComparePayersResponse = {
     code_resolution: CodeResolutionSchema,
     summary: {
       type: 'object',
-      required: ['total', 'with_rule', 'gaps', 'require_pa', 'no_pa', 'divergence', 'divergence_summary'],
+      required: ['total', 'with_rule', 'gaps', 'require_pa', 'no_pa', 'not_covered', 'programs_not_covered', 'divergence', 'divergence_summary'],
       properties: {
         total: { type: 'integer' },
         with_rule: { type: 'integer' },
@@ -126,6 +131,11 @@ export const ComparePayersResponse = {
         require_pa: { type: 'integer' },
         no_pa: { type: 'integer', description: 'Payers whose rule says PA is not required; a payer that does not cover the subject is counted in not_covered instead' },
         not_covered: { type: 'integer', description: 'Payers whose rule says the subject is not covered (an exclusion)' },
+        programs_not_covered: {
+          type: 'array',
+          items: { enum: [...PROGRAMS] },
+          description: "Programs whose program-level rule (program_rules) says the subject is not covered: a payer in such a program without a rule of its own follows it. divergence_summary ends with one sentence on the program rules",
+        },
         divergence: { type: 'boolean' },
         divergence_summary: str,
       },

@@ -127,6 +127,11 @@ export const ComplianceResponse = {
       required: ['in_compliance', 'partial', 'overdue', 'not_yet_due', 'unknown', 'total'],
       additionalProperties: { type: 'integer' },
     },
+    basis: {
+      type: 'string',
+      description:
+        'Present only when the corpus records no provision for the rule (no compliance or reporting date, no jurisdiction event stating a status): a proposed rule is not_yet_due everywhere (it binds no one until a final rule sets dates); any other rule is unknown everywhere. Says which, in words',
+    },
   },
 };
 

@@ -98,6 +98,7 @@ export const PaRule = {
     source_publisher: { type: 'string' },
     documentation: { type: 'array', items: { type: 'string' } },
     new_starts_only: { type: 'boolean' },
+    applies_to: { type: 'string', description: 'Present only when the source limits the requirement to a population (for example members under 18): pa_required and pa_type speak for them only; the rule claims nothing for anyone else.' },
     step_therapy: { type: 'string' },
     quantity_limit: { type: 'string' },
     not_covered: { const: true, description: 'Present only when the program does not cover the subject (an exclusion): pa_required false then means there is no PA route, not that no PA is needed; a claim will be denied. See exclusion.' },

@@ -4,8 +4,8 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { checkBody, type BodyKind, type BodyVerdict } from '../fhir/shape/check-body.js';
-import { BODY_LIMITS, RECORDS_BODY_LIMITS } from '../fhir/shape/json-limits.js';
+import { checkBody, type BodyVerdict } from '../fhir/shape/check-body.js';
+import { bodyPolicyOf } from './body-policy.js';
 import { ApiError, BodyShapeError, forbidden, unauthorized } from '../domain/api-error.js';
 import { publicBaseOf } from './base-url.js';
 import type { AppDeps } from '../api/app-deps.js';
@@ -284,12 +284,6 @@ function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => 
   };
 }
 
-/** Which structural check a route's body gets (form bodies are strings, read by their own parser). */
-export function bodyKindOf(route: RouteDef): BodyKind | undefined {
-  if (route.method !== 'POST' || route.bodyType === 'form') return undefined;
-  return route.surface === 'fhir' ? 'fhir' : route.surface === 'cds' ? 'cds' : 'json';
-}
-
 /** Accepted-with-warnings bodies are logged by kind and count (never element names or values: both come from the client). */
 function logWarnings(log: Logger, reqId: string, route: RouteDef, verdict: BodyVerdict): void {
   const total = Object.values(verdict.counts).reduce((a, b) => a + (b ?? 0), 0);
@@ -336,10 +330,10 @@ export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppD
     // Scope before anything else is checked or read: what the request names (its parameters, path, hints, canonicals
     // in its body), each valid value on its own; outside the subscription is a 403 whatever else is wrong with it.
     if (principal && route.scope) ctx.authorize(route.scope(ctx));
-    const kind = bodyKindOf(route);
+    const shape = bodyPolicyOf(route)?.shape;
     let bodyWarnings: BodyVerdict['warnings'] = [];
-    if (kind) {
-      const verdict = checkBody(kind, input.body, route.reads?.(input.params), route.bodyType === 'records' ? RECORDS_BODY_LIMITS : BODY_LIMITS);
+    if (shape) {
+      const verdict = checkBody(shape.kind, input.body, route.reads?.(input.params), shape.limits);
       logWarnings(deps.log, input.requestId, route, verdict);
       if (verdict.errors.length) throw new BodyShapeError(verdict.errors, verdict.warnings);
       bodyWarnings = verdict.warnings;

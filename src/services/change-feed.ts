@@ -66,7 +66,17 @@ export interface ChangeFeed {
   page(q: FeedQuery): Promise<FeedPage>;
 }
 
-export function createChangeFeed(deps: { store: DocumentStore }): ChangeFeed {
+/**
+ * Whether the feed shows an entry under the serving policy. With verified rules only (the default), a rule change is
+ * news only where the rule is served before or after it: a sample rule added, changed or retired never was, so its
+ * entry would announce a rule whose lookup answers 404. Events are always shown.
+ */
+export function feedShows(e: FeedEntry, verifiedOnly: boolean): boolean {
+  if (!verifiedOnly || e.resourceType === 'RegulatoryEvent') return true;
+  return e.before?.status === 'verified' || e.after?.status === 'verified';
+}
+
+export function createChangeFeed(deps: { store: DocumentStore; verifiedOnly: boolean }): ChangeFeed {
   const col = deps.store.collection<FeedEntry>(COLLECTIONS.changes);
   let cache: { key: string; entries: FeedEntry[] } | undefined;
   let loading: Promise<{ key: string; entries: FeedEntry[] }> | undefined;
@@ -78,7 +88,7 @@ export function createChangeFeed(deps: { store: DocumentStore }): ChangeFeed {
     loading ??= col
       .find({})
       .then((all) => {
-        cache = { key, entries: all.sort(newerFirst) };
+        cache = { key, entries: all.filter((e) => feedShows(e, deps.verifiedOnly)).sort(newerFirst) };
         return cache;
       })
       .finally(() => {

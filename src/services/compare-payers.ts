@@ -4,7 +4,7 @@
 // outside the payer's program (a Part D sponsor for a non-drug service). The program-level
 // rules of the state are given alongside as the default a payer-level rule refines.
 import type { CoverageRuleDoc, PayerDoc } from '../domain/documents.js';
-import { PROGRAMS, type Program } from '../domain/vocabulary.js';
+import { PROGRAM_LABELS, PROGRAMS, type Program } from '../domain/vocabulary.js';
 import { outsideProgram } from '../domain/program-scope.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
@@ -43,6 +43,8 @@ export interface ComparePayersBody {
     no_pa: number;
     /** Payers whose rule says the subject is not covered (additive; not counted in no_pa). */
     not_covered: number;
+    /** Programs whose program-level rule says the subject is not covered (what a payer without its own rule follows). */
+    programs_not_covered: Program[];
     divergence: boolean;
     divergence_summary: string;
   };
@@ -61,7 +63,14 @@ function byProgramThenName(a: PayerHead, b: PayerHead): number {
   );
 }
 
-function summarize(items: readonly PayerItem[]): ComparePayersBody['summary'] {
+/** What the program-level rules say, in one sentence: the default every payer in the program follows unless its own rule differs. */
+function programRulesSentence(rules: readonly (PaRule & { program: Program })[]): string {
+  if (!rules.length) return '';
+  const says = (r: PaRule): string => (r.not_covered ? 'does not cover it' : r.pa_required ? 'requires PA' : 'does not require PA');
+  return `Program rules (what a payer without its own rule follows): ${rules.map((r) => `${PROGRAM_LABELS[r.program]} ${says(r)}`).join('; ')}.`;
+}
+
+function summarize(items: readonly PayerItem[], programRules: readonly (PaRule & { program: Program })[]): ComparePayersBody['summary'] {
   const withAnyRule = items.filter((i) => !i.gap) as (PayerHead & PaRule)[];
   // A payer that excludes the subject neither requires PA nor waives it: it is named apart (not covered).
   const excluded = withAnyRule.filter((i) => i.not_covered === true);
@@ -98,6 +107,8 @@ function summarize(items: readonly PayerItem[]): ComparePayersBody['summary'] {
   }
   const gaps = items.length - withAnyRule.length;
   if (gaps && withAnyRule.length) sentences.push(`${gaps} payer${gaps > 1 ? 's' : ''} known in the state ha${gaps > 1 ? 've' : 's'} no verified rule for this subject.`);
+  const programs = programRulesSentence(programRules);
+  if (programs) sentences.push(programs);
   return {
     total: items.length,
     with_rule: withAnyRule.length,
@@ -105,6 +116,7 @@ function summarize(items: readonly PayerItem[]): ComparePayersBody['summary'] {
     require_pa: yes.length,
     no_pa: no.length,
     not_covered: excluded.length,
+    programs_not_covered: programRules.filter((r) => r.not_covered === true).map((r) => r.program),
     divergence,
     divergence_summary: sentences.join(' '),
   };
@@ -151,7 +163,7 @@ function build(model: ReadModel, q: ComparePayersQuery): Omit<ComparePayersBody,
     state,
     program: q.program ?? null,
     query: toQueryEcho(subject),
-    summary: summarize(items),
+    summary: summarize(items, programRules),
     payers: items,
     program_rules: programRules,
     served_from: 'api',

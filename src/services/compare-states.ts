@@ -4,6 +4,7 @@
 import type { Program } from '../domain/vocabulary.js';
 import { outsideProgram, type OutsideProgram } from '../domain/program-scope.js';
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
+import { outsideFor } from '../corpus/program-gap.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
 import { COMPARE_GAP_FIELDS, nullFields, toPaRule } from './pa-rule.js';
 
@@ -38,6 +39,8 @@ export interface CompareGapItem {
   last_verified: null;
   federal_override: null;
   rule_id: null;
+  /** A gap no rule will fill in this state (Medicaid managed care where the state has no plans), and where to ask. */
+  outside_program?: OutsideProgram;
 }
 
 export type CompareItem = CompareRuleItem | CompareGapItem;
@@ -84,7 +87,11 @@ function itemFor(model: ReadModel, state: string, q: CompareQuery): CompareItem 
   let item = cache.get(key);
   if (!item) {
     const rule = model.rules.get(key);
-    item = rule ? Object.freeze({ state_abbr: state, gap: false as const, ...toPaRule(rule) }) : Object.freeze(gapItem(state));
+    // A state-specific gap no rule will fill says so on its row; the program-wide case (Part D services) is said once, at the top.
+    const outside = rule || outsideProgram(q.program, q.subject) ? undefined : outsideFor(model, { state, program: q.program, subject: q.subject });
+    item = rule
+      ? Object.freeze({ state_abbr: state, gap: false as const, ...toPaRule(rule) })
+      : Object.freeze({ ...gapItem(state), ...(outside ? { outside_program: outside } : {}) });
     cache.set(key, item);
   }
   return item;
@@ -163,6 +170,11 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   }
   if (gapStates.length && all.length) sentences.push(`No verified rule for ${list(gapStates)} (gap${gapStates.length > 1 ? 's' : ''}).`);
   else if (gapStates.length) sentences.push(`Gaps: ${list(gapStates)}.`);
+  const never = results.filter((r): r is CompareGapItem & { outside_program: OutsideProgram } => r.gap && !!r.outside_program);
+  if (never.length) {
+    const tries = [...new Set(never.flatMap((r) => r.outside_program.try_programs))];
+    sentences.push(`No rule will exist for ${list(never.map((r) => r.state_abbr))} in this program (see each row's outside_program); ask ${tries.join(' or ')} instead.`);
+  }
 
   return {
     total: results.length,

@@ -4,7 +4,8 @@ import type { CoverageRuleDoc } from '../domain/documents.js';
 import type { Program, SubjectKind } from '../domain/vocabulary.js';
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toNextSteps, toPaRule } from './pa-rule.js';
-import { outsideProgram, type OutsideProgram } from '../domain/program-scope.js';
+import type { OutsideProgram } from '../domain/program-scope.js';
+import { outsideFor } from '../corpus/program-gap.js';
 
 export interface SubjectQuery {
   kind: SubjectKind;
@@ -24,23 +25,6 @@ export type LookupOutcome =
 /** The `query` object echoed in responses: `drug_class` for a drug, `service_category` for a service. */
 export function toQueryEcho(subject: SubjectQuery): Record<string, string> {
   return subject.kind === 'drug' ? { drug_class: subject.code } : { service_category: subject.code };
-}
-
-/**
- * Why no rule will exist for the query, if none will: the subject is outside the program's benefit (program-scope.ts),
- * or the program does not run in the state (Medicaid managed care where the jurisdiction record lists no plans).
- */
-export function outsideFor(model: ReadModel, q: LookupQuery): OutsideProgram | undefined {
-  const benefit = outsideProgram(q.program, q.subject);
-  if (benefit) return benefit;
-  const j = q.program === 'medicaid_mco' ? model.jurisdictions.get(q.state) : undefined;
-  if (j && j.mcoBrands.length === 0) {
-    return {
-      reason: `${j.name} Medicaid has no risk-based managed care plans${j.carveOuts[0] ? ` (${j.carveOuts[0]})` : ''}: its Medicaid rules are fee-for-service.`,
-      try_programs: ['medicaid_ffs'],
-    };
-  }
-  return undefined;
 }
 
 /**

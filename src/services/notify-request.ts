@@ -2,7 +2,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
 import { ApiError } from '../domain/api-error.js';
-import { outsideFor } from './lookup.js';
+import { outsideFor } from '../corpus/program-gap.js';
 import { outsideProgram } from '../domain/program-scope.js';
 import type { ReadModel } from '../corpus/read-model.js';
 

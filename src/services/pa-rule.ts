@@ -24,6 +24,7 @@ export interface PaRule {
   /** required, plan_may_require or voluntary (absent: required); see docs/sample-corpus.md. */
   pa_mode?: string;
   new_starts_only?: boolean;
+  applies_to?: string;
   step_therapy?: string;
   quantity_limit?: string;
   /** Present (true) only when the program does not cover the subject: pa_required false then means "no PA route", not "no PA needed". */
@@ -72,6 +73,7 @@ export function toPaRule(rule: CoverageRuleDoc): PaRule {
     documentation: [...r.documentation], // the read model serves it distinct and frozen; the wire object gets its own copy
     ...(r.paMode ? { pa_mode: r.paMode } : {}),
     ...(r.newStartsOnly !== undefined ? { new_starts_only: r.newStartsOnly } : {}),
+    ...(r.population ? { applies_to: r.population } : {}),
     ...(r.stepTherapy ? { step_therapy: r.stepTherapy } : {}),
     ...(r.quantityLimit ? { quantity_limit: r.quantityLimit } : {}),
     ...(r.exclusion ? { not_covered: true as const, exclusion: { reason: r.exclusion.reason, citation: r.exclusion.citation } } : {}),
@@ -132,6 +134,7 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const voluntary = offersVoluntaryPa(rule);
   const requested = r.paRequired || voluntary;
   const gather = distinctItems([
+    ...(r.population ? [`Applies to ${r.population} only: the source claims nothing for other members`] : []),
     ...(r.paRequired
       ? r.documentation.length
         ? r.documentation
@@ -162,7 +165,7 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   const turnaround = requested
     ? t.standardHours === 0 && t.expeditedHours === 0
       ? ['No decision timeframe is traced to this rule\'s sources; see the basis']
-      : [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${formatHours(t.expeditedHours)}`]
+      : [`Standard: ${formatHours(t.standardHours)}`, `Expedited: ${t.expeditedHours ? formatHours(t.expeditedHours) : 'no separate expedited timeframe is stated'}`]
     : ['No decision to wait for'];
   if (requested && t.basis) turnaround.push(`Basis: ${t.basis}`);
 

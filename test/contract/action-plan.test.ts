@@ -69,6 +69,8 @@ describe('GET /v1/action-plan', () => {
           const r = rule({ state: 'TX', program: 'chip', kind: 'service', code: 'physical_therapy', paType: 'conditional' });
           return { ...r, decidedBy: 'medicaid_mco' as const, requirement: { ...r.requirement, paMode: 'plan_may_require' as const } };
         })(),
+        // Pharmacy carved out of managed care (corpus/facts decided_by): the program decides for plan members.
+        { ...rule({ state: 'TX', program: 'medicaid_mco', code: 'adhd_stimulants', paType: 'conditional' }), decidedBy: 'medicaid_ffs' as const },
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-sunshine', name: 'Sunshine Health' } }),
         rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c', payer: { id: 'fl-simply', name: 'Simply Healthcare' }, lastVerified: '2026-11-10' }),
         // An API go-live of a rule for items and services: listed for services, never a reason to wait.
@@ -105,6 +107,9 @@ describe('GET /v1/action-plan', () => {
     expect(ladder.program).to.equal('part_d');
     expect(JSON.stringify(ladder.steps[0])).to.match(/redetermination/i);
     expect(JSON.stringify(res.body.action_plan.ranked_actions)).not.to.match(/438\.402|Medicare Advantage/);
+    // The Part D plan decides: the state Medicaid agency does not oversee it, so escalation does not send the member there.
+    const again = await get('?state=TX&program=dual_eligible&drug=hepatitis_c&denied=true&denial_days_ago=5&recurring=true');
+    expect(action(again.body, 'escalate')!.rationale).to.contain("the plan's medical director").and.not.match(/oversees the plans|Health and Human Services/);
     expect(res.body.program).to.equal('dual_eligible');
     // Before a denial: the rationale says the plan may require PA (not that the program requires it), one period.
     const before = await get('?state=TX&program=dual_eligible&drug=hepatitis_c');
@@ -305,6 +310,18 @@ describe('GET /v1/action-plan', () => {
     expect(JSON.stringify(res.body)).to.not.contain('438.420');
   });
 
+  it('when a managed-care rule\'s benefit is carved out to fee-for-service (decidedBy), then a denial gets the fee-for-service ladder and every sentence names the program, not the plan', async () => {
+    const res = await get('?state=TX&program=medicaid_mco&drug=adhd_stimulants&denied=true&denial_basis=other&denial_days_ago=3&recurring=true');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    expect(res.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State fair hearing' });
+    expect(action(res.body, 'escalate')!.rationale).to.contain("the program's reviewing clinician");
+    expect(action(res.body, 'escalate')!.rationale).to.contain('runs the fee-for-service program');
+    const text = JSON.stringify(res.body.action_plan.ranked_actions);
+    expect(text).to.not.contain('Medicaid managed care plan (MCO)');
+    expect(text).to.not.match(/plan's medical director|if the plan upholds/);
+  });
+
   it('when the subject is outside the program (an MRI under Part D), then 404 with outside_program, even after a denial (no Part D appeal ladder for a service)', async () => {
     for (const qs of ['?state=TX&program=part_d&service=advanced_imaging', '?state=TX&program=part_d&service=advanced_imaging&denied=true']) {
       const res = await get(qs);
@@ -335,6 +352,17 @@ describe('GET /v1/action-plan', () => {
     expect(action(res.body, 'switch_plan')).to.include({ score: 50, deadline: null });
     expect(action(res.body, 'switch_plan')!.deadline_basis).to.match(/not in the verified corpus/);
     expect(res.body.action_plan.basis.member_context).to.include({ recurring: true, open_enrollment_near: true, has_alternative: false });
+  });
+
+  it('when Original Medicare (no plan) denies again, then every sentence names the program, never a plan or its medical director', async () => {
+    const res = await get('?state=TX&program=medicare_traditional&service=ambulance_transport&denied=true&denial_basis=other&denial_days_ago=5&recurring=true&drug_cost_usd=300');
+    expect(res.status).to.equal(200);
+    expect(action(res.body, 'appeal')!.rationale).to.contain('if the program upholds the denial, go to the next level promptly');
+    expect(action(res.body, 'escalate')!.rationale).to.contain("ask for a peer-to-peer review with the program's reviewing clinician");
+    expect(kinds(res.body)).to.deep.equal(['appeal', 'escalate', 'pay_out_of_pocket', 'wait']);
+    expect(action(res.body, 'pay_out_of_pocket')!.rationale).to.contain('ask the program whether it reimburses');
+    const text = JSON.stringify(res.body.action_plan.ranked_actions);
+    expect(text).to.not.match(/the plan (upholds|gets|whether)|plan's medical director/);
   });
 
   it('when denied without denial_days_ago, then deadlines count from today and say so', async () => {

@@ -188,6 +188,18 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     expect(why(res.body)[0]).to.not.contain('yet');
   });
 
+  it('when the member is in Medicaid managed care in a state that has no plans (WY), then the card says its rules are fee-for-service, not "no verified rule yet"', async () => {
+    const body = orderSign();
+    body.context.draftOrders.entry = [body.context.draftOrders.entry[0]];
+    body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
+    const res = await post('service-coverage-requirements?state=WY&program=medicaid_mco', body);
+    expect(res.status).to.equal(200);
+    expectValidResponse(res.body);
+    expect(why(res.body)[0]).to.contain("No rule for WY Medicaid managed care service 'advanced_imaging'");
+    expect(why(res.body)[0]).to.match(/State WY Medicaid has no risk-based managed care plans \(No risk-based MCOs; Wyoming Medicaid pays fee-for-service\): its Medicaid rules are fee-for-service\./);
+    expect(why(res.body)[0]).to.not.contain('yet');
+  });
+
   it('when context carries unknown fields, then they are ignored; when order-select names one selection, then only it is answered', async () => {
     const body = { ...orderSign(), hook: 'order-select' };
     body.context = { ...body.context, selections: ['ServiceRequest/2468'], somethingNew: { x: 1 } };

@@ -210,4 +210,20 @@ describe('change feed /v1/watch/feed.xml and /v1/watch/feed.json', () => {
     expect(body.items[0]!._prauth.changes).to.include('PA required: no -> yes');
     expect(body.next_url).to.match(/\/v1\/watch\/feed\.json\?limit=1&after=\d+-\d{6}$/);
   });
+
+  it('when only verified rules are served (the default), then sample rules added or changed are not announced; a rule that becomes verified is', async () => {
+    const strict = await makeTestApp(
+      [jurisdiction('TX'), jurisdiction('CA'), rule({ state: 'TX', program: 'medicaid_mco', code: 'hepatitis_c' }), rule({ state: 'CA', program: 'chip', code: 'dental', kind: 'service', status: 'sample' })],
+      { now: () => clock, env: { SERVE_SAMPLE_RULES: 'false' } },
+    );
+    type Items = { items: { _prauth: { rule_id: string; action: string } }[] };
+    const before = (await request(strict.app.handler).get('/v1/watch/feed.json')).body as Items;
+    expect(before.items.map((i) => i._prauth.rule_id)).to.deep.equal(['tx.medicaid-mco.d.hepatitis-c']);
+    clock = new Date('2026-11-22T10:00:00.000Z');
+    const report = await ingestRecords({ store: strict.deps.store, now: () => clock }, [{ file: 'x', line: 1, value: rule({ state: 'CA', program: 'chip', code: 'dental', kind: 'service' }) }]);
+    expect(report.rejected).to.deep.equal([]);
+    await strict.deps.corpus.refresh();
+    const after = (await request(strict.app.handler).get('/v1/watch/feed.json')).body as Items;
+    expect(after.items.map((i) => `${i._prauth.rule_id} ${i._prauth.action}`)).to.deep.equal(['ca.chip.s.dental changed', 'tx.medicaid-mco.d.hepatitis-c added']);
+  });
 });

@@ -88,9 +88,11 @@ describe('GET /v1/compare-payers', () => {
       require_pa: 2,
       no_pa: 1,
       not_covered: 0,
+      programs_not_covered: [],
       divergence: true,
       divergence_summary:
-        'PA required by 2 of 3 payers with a rule; outlier without PA: Humana Medicare Advantage (medicare_advantage). PA types differ: step_therapy (1), full (1). 1 payer known in the state has no verified rule for this subject.',
+        'PA required by 2 of 3 payers with a rule; outlier without PA: Humana Medicare Advantage (medicare_advantage). PA types differ: step_therapy (1), full (1). 1 payer known in the state has no verified rule for this subject. ' +
+        'Program rules (what a payer without its own rule follows): Medicaid managed care requires PA; Medicaid fee-for-service requires PA.',
     });
   });
 

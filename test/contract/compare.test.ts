@@ -16,6 +16,7 @@ describe('GET /v1/compare', () => {
     t = await makeTestApp([
       jurisdiction('TX'),
       jurisdiction('CA'),
+      jurisdiction('WY', { mcoBrands: [], carveOuts: ['No risk-based MCOs'] }),
       rule({ state: 'TX', program: 'medicaid_mco', code: 'glp1_weight_loss', paType: 'full' }),
       rule({ state: 'CA', program: 'medicaid_mco', code: 'glp1_weight_loss', paType: 'full' }),
       rule({ state: 'NY', program: 'medicaid_mco', code: 'glp1_weight_loss', paType: 'step_therapy' }),
@@ -106,6 +107,22 @@ describe('GET /v1/compare', () => {
     expect(res.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
     const inside = await get('/v1/compare?states=WA,NV&program=chip&service=dental');
     expect(inside.body.outside_program).to.equal(undefined);
+  });
+
+  it('when one state has no Medicaid managed care plans (WY), then its row says no rule will exist and to ask fee-for-service; other gaps stay ordinary', async () => {
+    const res = await get('/v1/compare?states=TX,WY,AK&program=medicaid_mco&drug=glp1_weight_loss');
+    expect(res.status).to.equal(200);
+    expectOpenApi(t.app.routes, res);
+    const [tx, wy, ak] = res.body.results;
+    expect(tx.gap).to.equal(false);
+    expect(wy).to.include({ gap: true });
+    expect(wy.outside_program.try_programs).to.deep.equal(['medicaid_ffs']);
+    expect(wy.outside_program.reason).to.contain('has no risk-based managed care plans');
+    expect(ak).to.not.have.property('outside_program'); // no jurisdiction record here: an ordinary gap
+    expect(res.body).to.not.have.property('outside_program');
+    expect(res.body.summary.divergence_summary).to.equal(
+      'The only state with a verified rule, TX, requires PA. No verified rule for WY, AK (gaps). No rule will exist for WY in this program (see each row\'s outside_program); ask medicaid_ffs instead.',
+    );
   });
 
   it('when a service is compared and the states split evenly, then both sides are named', async () => {

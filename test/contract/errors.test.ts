@@ -57,8 +57,15 @@ describe('errors: bodies, status codes, and what reaches the log', () => {
   });
 
   it('when bodies are malformed, oversized or of the wrong type, then 400, 413 and 415, never 500', async () => {
-    const t = await makeTestApp([], { env: { BODY_LIMIT: '1kb' } });
+    const t = await makeTestApp([], { env: { BODY_LIMIT: '1kb', INGEST_BODY_LIMIT: '2kb' } });
     const admin = await t.key({ admin: true });
+    // The ingest route reads records under its own limit: 1.5 kB passes the reader, 3 kB is refused naming 2kb.
+    const records = (n: number) => JSON.stringify({ records: [{ resourceType: 'Jurisdiction', id: 'TX', pad: 'x'.repeat(n) }] });
+    const fits = await request(t.app.handler).post('/v1/admin/ingest').set('x-api-key', admin).set('content-type', 'application/json').send(records(1500));
+    expect(fits.status).to.not.equal(413);
+    const over = await request(t.app.handler).post('/v1/admin/ingest').set('x-api-key', admin).set('content-type', 'application/json').send(records(3000));
+    expect(over.status).to.equal(413);
+    expect(over.body).to.deep.include({ code: 'payload_too_large', error: 'Body larger than the 2kb limit' });
     const malformed = await request(t.app.handler).post('/v1/admin/keys').set('x-api-key', admin).set('content-type', 'application/json').send('{"name": ');
     expect(malformed.status).to.equal(400);
     expect(malformed.body).to.deep.include({ code: 'malformed_json', error: 'Malformed JSON body' });

@@ -159,7 +159,16 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
     });
 
     it('when there is no rule or the drug is unknown, then 404 and 400 OperationOutcomes', async () => {
-      expect((await fhirGet('/v1/dtr/questionnaire/TX/part_d/oncology_oral')).status).to.equal(404);
+      const gap = await fhirGet('/v1/dtr/questionnaire/TX/part_d/oncology_oral');
+      expect(gap.status).to.equal(404);
+      expect(gap.body.issue[0].diagnostics).to.match(/No verified rule for TX part_d drug 'oncology_oral' yet/);
+      // A gap no rule will fill says so, and where to ask (as the lookup's 404 does).
+      for (const [path, reason] of [['/v1/dtr/questionnaire/WY/medicaid_mco/advanced_imaging', /has no risk-based managed care plans.*Ask medicaid_ffs instead/], ['/v1/dtr/questionnaire/TX/part_d/advanced_imaging', /covers outpatient prescription drugs.*Ask medicare_traditional or medicare_advantage instead/]] as const) {
+        const never = await fhirGet(path);
+        expect(never.status, path).to.equal(404);
+        expect(never.body.issue[0].diagnostics, path).to.match(/none will exist/).and.match(reason);
+        expectValidFhir(never.body);
+      }
       const bad = await fhirGet('/v1/dtr/questionnaire/TX/part_d/aspirin');
       expect(bad.status).to.equal(400);
       expect(bad.body.issue[0].expression).to.deep.equal(['drug']);
@@ -249,6 +258,20 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expectValidFhir(res.body);
       expect(reviewCodes(res.body.entry[0].resource)).to.deep.equal([[1, 'A1'], [2, 'A1']]);
+    });
+
+    it('when the program cannot have a rule for the items (Medicaid managed care in a state with no plans), then they are pended saying so and where to submit instead, not "for manual review"', async () => {
+      const claim = example('pas-2.2.1-claim-submit-request-bundle.json').entry[0].resource;
+      claim.identifier[0].value = 'wy-mco-1';
+      for (const item of claim.item) item.productOrService = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
+      const res = await fhirPost('/v1/Claim/$submit?state=WY&program=medicaid_mco', claim);
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
+      expectValidFhir(res.body);
+      const cr = res.body.entry[0].resource;
+      expect(reviewCodes(cr).map(([, code]: [number, string]) => code)).to.deep.equal(['A4', 'A4']);
+      const notes = cr.processNote.map((n: Any) => n.text).join(' ');
+      expect(notes).to.match(/Pended: no rule will exist for WY medicaid_mco .*Submit to medicaid_ffs instead\./);
+      expect(notes).to.not.contain('manual review');
     });
 
     it('when the Bundle is malformed, then 400 OperationOutcome pointing at the bad element', async () => {

@@ -129,6 +129,19 @@ describe('a subject the program does not cover (exclusion): every surface says "
     });
   });
 
+  describe('GET /v1/compare-payers', () => {
+    it('when no payer of the state has a rule but the program rule excludes the subject, then the summary names the program as not covering it', async () => {
+      const res = await get('/v1/compare-payers?state=IN&drug=glp1_weight_loss');
+      expect(res.status).to.equal(200);
+      expect(res.body.program_rules.map((r: Any) => [r.program, r.not_covered])).to.deep.equal([['medicaid_ffs', true]]);
+      expect(res.body.summary).to.include({ total: 0, not_covered: 0 });
+      expect(res.body.summary.programs_not_covered).to.deep.equal(['medicaid_ffs']);
+      expect(res.body.summary.divergence_summary).to.equal(
+        'The corpus knows no payer in this state for this subject. Program rules (what a payer without its own rule follows): Medicaid fee-for-service does not cover it.',
+      );
+    });
+  });
+
   describe('GET /v1/action-plan', () => {
     const plan = (qs: string) => get(`/v1/action-plan?state=IN&program=medicaid_ffs&drug=glp1_weight_loss${qs}`);
     const kinds = (b: Any) => b.action_plan.ranked_actions.map((a: Any) => [a.kind, a.score]);

@@ -37,6 +37,8 @@ export function fhirCorpus(): CanonicalDoc[] {
     jurisdiction('OK'),
     jurisdiction('MA'),
     jurisdiction('CT'),
+    // A state with no risk-based managed care plans: its medicaid_mco gaps are outside the program (corpus/program-gap.ts).
+    jurisdiction('WY', { mcoBrands: [], carveOuts: ['No risk-based MCOs; Wyoming Medicaid pays fee-for-service'] }),
     { ...payer('acme-payer', 'Acme Health Plan', ['OK'], ['medicare_advantage']), kind: 'ma_plan' },
     payer('PI-InsurerExample', 'Maryland Capital Insurance Company', ['MA'], ['medicaid_mco']),
     payer('insurance-company', 'Insurance Company', ['CT'], ['medicaid_mco']),

@@ -116,4 +116,19 @@ describe('compliance grid: statuses as of a date', () => {
     // Before 2026-01-01 nothing is in force anywhere.
     expect((complianceGrid(modelOf(events), 'CMS-0000-F', '2025-06-01') as Grid).summary.not_yet_due).to.equal(51);
   });
+
+  it('when a rule has no recorded provision, then a proposed rule is not_yet_due everywhere and a final one unknown everywhere, and the grid says why', () => {
+    const proposed = [ev({ id: 1, jurisdiction: 'US', eventKind: 'proposed_rule', issuedAt: '2026-04-14', effectiveAt: '2027-10-01', mmcComplianceAt: null, ruleId: 'CMS-0062-P' })];
+    const p = complianceGrid(modelOf(proposed), 'CMS-0062-P', '2026-11-26') as Grid & { basis: string };
+    expect(p.summary).to.deep.equal({ in_compliance: 0, partial: 0, overdue: 0, not_yet_due: 51, unknown: 0, total: 51 });
+    expect(p.jurisdictions.TX).to.deep.include({ status: 'not_yet_due', provisions: [] });
+    expect(p.basis).to.equal('A proposed rule (published 2026-04-14): it binds no one, so nothing is due until a final rule sets compliance dates. Its provisions are proposed to apply from 2027-10-01.');
+    const final = [ev({ id: 2, jurisdiction: 'US', eventKind: 'final_rule', issuedAt: '2019-05-23', effectiveAt: '2020-01-01', mmcComplianceAt: null, ruleId: 'CMS-4180-F' })];
+    const f = complianceGrid(modelOf(final), 'CMS-4180-F', '2026-11-26') as Grid & { basis: string };
+    expect(f.summary).to.include({ not_yet_due: 0, unknown: 51 });
+    expect(f.basis).to.match(/^The corpus records no compliance or reporting date for this rule/);
+    // A rule with provisions carries no basis: its statuses speak for themselves.
+    const dated = [...final, ev({ id: 3, jurisdiction: 'US', eventKind: 'compliance_date', effectiveAt: '2027-01-01', ruleId: 'CMS-4180-F' })];
+    expect(complianceGrid(modelOf(dated), 'CMS-4180-F', '2026-11-26')).to.not.have.property('basis');
+  });
 });

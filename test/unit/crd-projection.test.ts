@@ -111,6 +111,16 @@ describe('unit: what a rule says is made once and shared by answers, which canno
     expect(ruleVerdict(short, {}, { coverage: { reference: 'Coverage/1' }, date: '2026-11-26' }, 'q|1').reason![0]!.text).to.equal('Prior authorization depends on the criteria: Non-preferred agents need PA.');
   });
 
+  it('when another program decides the rule (a dual\'s drugs handed over to Part D), then the documentation is credited to that program\'s rule, not to the hand-over page\'s publisher', () => {
+    const base = of<CoverageRuleDoc>('CoverageRule').find((r) => r.requirement.paRequired && r.requirement.documentation.length)!;
+    const own = ruleVerdict({ ...base, id: 'own' }, {}, { coverage: { reference: 'Coverage/1' }, date: '2026-11-26' }, 'q|1');
+    expect(own.reason!.map((r) => r.text).join(' ')).to.contain(`Send the documentation ${base.source.publisher} lists`);
+    const handed: CoverageRuleDoc = { ...base, id: 'handed', program: 'dual_eligible', decidedBy: 'part_d', source: { ...base.source, publisher: 'Texas Health and Human Services Commission' } };
+    const text = ruleVerdict(handed, {}, { coverage: { reference: 'Coverage/1' }, date: '2026-11-26' }, 'q|1').reason!.map((r) => r.text).join(' ');
+    expect(text).to.contain('Send the documentation the Medicare Part D rule lists');
+    expect(text).to.not.contain('Texas Health and Human Services Commission lists');
+  });
+
   it('when coverage could not be determined, then its reason is the answer\'s own (made per answer, not frozen, not shared)', () => {
     const reasonOf = (why: string) => toCoverageInformation(undetermined(why, 'Coverage/c', 'seed', '2026-11-25')).extension!.find((e) => e.url === 'reason')!;
     const a = reasonOf('no rule');

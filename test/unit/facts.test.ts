@@ -253,7 +253,7 @@ describe('curated facts: a hand-over (follows) serves the followed program\'s ru
     expect(r.requirement.criteria).to.equal('Texas Medicaid does not pay for the drugs of people who also have Medicare; their Part D plan covers them. The Part D plan decides.');
     expect(r.submission).to.deep.equal({ channel: 'phone', target: 'The Part D plan (coverage determination)' });
     expect(r.evidence!.map((e) => e.locator)).to.deep.equal(['Medicare Part D section', 'Prior authorization', 'How to request PA']);
-    expect(r.source.url).to.equal('https://www.medicare.gov/plan-rules');
+    expect(r.source.url, 'the primary citation is the text that makes it this program\'s rule (the hand-over)').to.equal(SOURCE.url);
     expect(r.verification.lastVerified).to.equal('2026-11-18');
     expect(r.decidedBy, 'the Part D plan decides, so its appeal ladder applies').to.equal('part_d');
     expect(report.errors).to.deep.equal([]);

@@ -170,6 +170,9 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
   const next: CoverageRuleDoc = { ...rule, requirement: { ...rule.requirement } };
   // A hand-over's rule is the followed program's (the last one of a chain): its plan decides, its appeals apply.
   if (handOvers.length && Object.keys(chosen).length) next.decidedBy = handOvers[handOvers.length - 1]!.follows!;
+  // A carve-out: the requirement's fact says which of its programs decides for the others (FORMAT.md, decided_by).
+  const decider = chosen.requirement?.decidedBy;
+  if (!handOvers.length && decider && decider !== rule.program) next.decidedBy = decider;
   const req = chosen.requirement?.requirement;
   if (req) {
     const mode = req.pa_mode ?? 'required';
@@ -181,6 +184,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
       documentation: none ? [] : distinctItems(req.documentation ?? []),
       ...(req.pa_mode ? { paMode: req.pa_mode } : {}),
       ...(req.new_starts_only !== undefined ? { newStartsOnly: req.new_starts_only } : {}),
+      ...(req.population ? { population: req.population } : {}),
       ...(req.step_therapy && !none ? { stepTherapy: req.step_therapy } : {}),
       ...(req.quantity_limit && !none ? { quantityLimit: req.quantity_limit } : {}),
     };
@@ -193,7 +197,11 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
       next.requirement.exclusion = { reason: req.criteria, citation: `${first.title}, ${firstEvidence.locator}` };
       if (next.requirement.exclusion.citation.length > MAX_CITATION) report.errors.push(`${rule.id}: the exclusion's citation (source title and locator) runs past ${MAX_CITATION} characters`);
     }
-    next.source = { url: first.url, title: first.title, publisher: first.publisher };
+    // The rule's source: the text that makes it this program's rule. For a hand-over that is the hand-over's own
+    // statement (the state's page putting CHIP children in the plans, or duals' drugs with Part D), not the followed
+    // program's text; both stay in the evidence.
+    const own = handOvers.length ? handOvers[0]!.evidence[0]!.source : first;
+    next.source = { url: own.url, title: own.title, publisher: own.publisher };
     if (none) {
       // An excluded subject has no PA route either, but "no PA request needed" would read as "covered without PA".
       next.submission = { channel: 'none', target: req.not_covered ? NOT_COVERED_TARGET : 'No PA request needed' };

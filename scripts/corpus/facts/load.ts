@@ -34,6 +34,11 @@ export interface Fact {
   scopeBasis?: string;
   /** A hand-over: these programs take the followed program's rule for the same jurisdiction and subject. */
   follows?: Program;
+  /**
+   * The program whose agency decides requests (and whose appeals apply) for the fact's other programs: a benefit carved
+   * out of managed care (pharmacy paid and decided fee-for-service for plan members). One of the fact's programs.
+   */
+  decidedBy?: Program;
   requirement?: {
     pa_required: boolean;
     pa_type: PaType;
@@ -43,6 +48,8 @@ export interface Fact {
     step_therapy?: string;
     quantity_limit?: string;
     new_starts_only?: boolean;
+    /** Whom the requirement is limited to (for example members under 18); the rule claims nothing for others. */
+    population?: string;
     /** The source says the program does not cover the subject (or a use of it): served as an exclusion. */
     not_covered?: true;
   };
@@ -105,9 +112,10 @@ interface RawFile {
   jurisdiction: string;
   vendor_domains?: { host: string; who: string; named_by: string }[];
   sources: FactSource[];
-  facts: (Omit<Fact, 'ref' | 'file' | 'evidence' | 'jurisdictions' | 'scopeBasis' | 'federalOverride'> & {
+  facts: (Omit<Fact, 'ref' | 'file' | 'evidence' | 'jurisdictions' | 'scopeBasis' | 'federalOverride' | 'decidedBy'> & {
     jurisdictions?: string[];
     scope_basis?: string;
+    decided_by?: Program;
     federal_override?: boolean;
     evidence: { source: string; locator: string; quote?: string }[];
   })[];
@@ -185,6 +193,11 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
         if (!f.scope_basis) errors.push(`${ref}: a follows fact needs scope_basis (why ${f.follows}'s rule applies to ${f.programs.join(', ')})`);
         if (f.programs.includes(f.follows)) errors.push(`${ref}: follows ${f.follows}, one of its own programs`);
       } else if (!f.requirement && !f.submission && !f.clock && !f.effective) errors.push(`${ref}: states nothing (no requirement, submission, clock or effective)`);
+      if (f.decided_by) {
+        if (f.follows) errors.push(`${ref}: decided_by goes on a fact of its own, not on a hand-over (a hand-over's rule is already decided by the followed program)`);
+        if (!f.programs.includes(f.decided_by) || f.programs.length < 2) errors.push(`${ref}: decided_by ${f.decided_by} must be one of the fact's programs, beside the ones it decides for`);
+        if (!f.scope_basis) errors.push(`${ref}: decided_by needs scope_basis (the carve-out that puts the decision with ${f.decided_by})`);
+      }
       const r = f.requirement;
       if (r) {
         const mode = r.pa_mode ?? 'required';
@@ -207,6 +220,7 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
         ref, id: f.id, file: file.jurisdiction, jurisdictions, programs: f.programs, subjects: f.subjects,
         ...(f.scope_basis ? { scopeBasis: f.scope_basis } : {}),
         ...(f.follows ? { follows: f.follows } : {}),
+        ...(f.decided_by ? { decidedBy: f.decided_by } : {}),
         ...(r ? { requirement: r } : {}),
         ...(f.submission ? { submission: f.submission } : {}),
         ...(f.clock ? { clock: f.clock } : {}),

@@ -33,6 +33,8 @@ const fact = {
     scope_basis: text(1000),
     /** The program whose rule this fact's programs take over for its subjects (FORMAT.md, "follows"). */
     follows: { enum: [...PROGRAMS] },
+    /** The program that decides requests for this fact's other programs (a benefit carved out of managed care). */
+    decided_by: { enum: [...PROGRAMS] },
     subjects: {
       oneOf: [
         { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...DRUG_CLASSES, ...SERVICE_CATEGORIES] } },
@@ -52,6 +54,8 @@ const fact = {
         step_therapy: text(1000),
         quantity_limit: text(500),
         new_starts_only: { type: 'boolean' },
+        /** Whom the requirement is limited to, in the source's terms (for example members under 18): FORMAT.md, "Encoding". */
+        population: text(200),
         /** The source says the program does not cover the subject (or a use of it): FORMAT.md, "Encoding". */
         not_covered: { const: true },
       },

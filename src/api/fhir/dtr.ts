@@ -12,6 +12,7 @@ import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toDtrQuestionnaire } fro
 import { toValueSet, valueSetKeyById } from '../../fhir/dtr/value-sets.js';
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { DTR_NEXT_READS, DTR_PACKAGE_READS } from '../../fhir/shape/reads.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',
@@ -36,7 +37,13 @@ const dtrQuestionnaire: FhirPathDecl = {
     if (!kind) return { status: 400, code: 'invalid_parameter', message: `Invalid drug '${code.slice(0, 40)}': not a drug class code or service category`, expression: 'drug' };
     const scope = { states: [sp.state], programs: [sp.program] };
     const rule = env.model.rules.get(`${sp.state}|${sp.program}|${kind}|${code}`);
-    if (!rule) return { status: 404, code: 'scope_gap', message: `No verified rule for ${sp.state} ${sp.program} ${kind} '${code}' yet`, scope };
+    if (!rule) {
+      const outside = outsideFor(env.model, { state: sp.state, program: sp.program, subject: { kind, code } });
+      const message = outside
+        ? `No rule for ${sp.state} ${sp.program} ${kind} '${code}': none will exist. ${outside.reason} Ask ${outside.try_programs.join(' or ')} instead.`
+        : `No verified rule for ${sp.state} ${sp.program} ${kind} '${code}' yet`;
+      return { status: 404, code: 'scope_gap', message, scope };
+    }
     return { body: toDtrQuestionnaire(rule, env.base), scope };
   },
 };

@@ -72,15 +72,19 @@ function verdictText(rule: CoverageRuleDoc): VerdictText {
   const program = PROGRAM_LABELS[rule.program as Program];
   const { head, indicator } = verdictLine(rule);
   const body = [
+    ...(r.population ? [`**Applies to:** ${r.population} only; the rule claims nothing for other members.`] : []),
     ...(r.criteria ? [`**Criteria:** ${r.criteria}`] : []),
     ...(r.exclusion ? [`**Not covered:** a claim will be denied; a prior authorization request does not lead to coverage. ${NOT_COVERED_OPTIONS}. Where it is stated: ${r.exclusion.citation}.`] : []),
     ...(r.paRequired && r.documentation.length ? [`**Documentation to send with the request:** ${r.documentation.join('; ')}.`] : []),
     ...(r.paRequired
-      ? [`**Decision timeframe:** standard ${rule.turnaround.standardHours} h, expedited ${rule.turnaround.expeditedHours} h${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`]
+      ? [rule.turnaround.standardHours === 0 && rule.turnaround.expeditedHours === 0
+        ? `**Decision timeframe:** none is traced to this rule's sources${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`
+        : `**Decision timeframe:** standard ${rule.turnaround.standardHours} h, expedited ${rule.turnaround.expeditedHours ? `${rule.turnaround.expeditedHours} h` : 'none stated'}${rule.turnaround.basis ? ` (${rule.turnaround.basis})` : ''}.`]
       : []),
     sentence(`**Source:** [${rule.source.title}](${rule.source.url})${sourceLocator(rule) ? ` (${sourceLocator(rule)})` : ''}, last verified ${rule.verification.lastVerified}${rule.verification.caveat ? `. ${rule.verification.caveat}` : ''}`),
   ].join('\n\n');
-  t = { head, indicator, what, program, summary: summary(`${head}: ${what} (${program}, ${rule.jurisdiction})`), body };
+  const who = r.population ? `; ${r.population} only` : '';
+  t = { head, indicator, what, program, summary: summary(`${head}: ${what} (${program}, ${rule.jurisdiction}${who})`), body };
   TEXTS.set(rule, t);
   return t;
 }

@@ -7,7 +7,7 @@
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
 import { PROGRAM_LABELS } from '../../domain/vocabulary.js';
-import { outsideProgram } from '../../domain/program-scope.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../../fhir-profiles/canonicals.js';
 import { questionnaireUrl, questionnaireVersion, shortHash } from '../ids.js';
 import { isoDate } from '../../domain/time.js';
@@ -89,7 +89,10 @@ function partsOf(rule: CoverageRuleDoc): RuleParts {
   if (parts) return parts;
   const r = rule.requirement;
   const code = (c: string, display: string) => ({ system: PRAUTH_DETAIL_CS, code: c, display });
-  const documentation = r.documentation.length ? [reason(`Send the documentation ${rule.source.publisher} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
+  // A rule another program decides (a hand-over): its documentation is the deciding program's, not its own source's
+  // publisher's (a dual's Part D exception documentation is not the state Medicaid agency's list).
+  const lister = rule.decidedBy ? `the ${PROGRAM_LABELS[rule.decidedBy]} rule` : rule.source.publisher;
+  const documentation = r.documentation.length ? [reason(`Send the documentation ${lister} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
   parts = deepFreeze({
     details: [
       { code: code('policy-source', 'Policy source'), value: { string: rule.source.url } },
@@ -270,7 +273,7 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     scope.programs.add(cc.program);
     const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, requestCodings(target, data.lookup));
     if (res.kind === 'no-rule') {
-      const outside = outsideProgram(cc.program, res.subject);
+      const outside = outsideFor(model, { state: cc.state, program: cc.program, subject: res.subject });
       unresolved(
         outside
           ? `No rule for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via}): ${outside.reason}`

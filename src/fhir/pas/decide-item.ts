@@ -15,6 +15,7 @@ import { isOrder, type Lookup } from '../resolve/lookup.js';
 import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
 import type { CoverageContext } from '../resolve/coverage-context.js';
 import type { PasRequest } from './request.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 
 export type ItemAction = ReviewActionCode | 'cancelled';
 
@@ -107,7 +108,13 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
     return { sequence, action: 'A4', notes: [`Pended for manual review: the service codes (${codes}) are not in our CPT/HCPCS/RxNorm code lists, so no rule could be applied automatically. Resubmit with a CPT, HCPCS or RxNorm code for an automated answer.`] };
   }
   if (res.kind === 'no-rule') {
-    return { sequence, action: 'A4', subjectKind: res.subject.kind, notes: [`Pended for manual review: no verified rule yet for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'.`] };
+    const outside = outsideFor(model, { state: cc.state, program: cc.program, subject: res.subject });
+    return {
+      sequence, action: 'A4', subjectKind: res.subject.kind,
+      notes: [outside
+        ? `Pended: no rule will exist for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'. ${outside.reason} Submit to ${outside.try_programs.join(' or ')} instead.`
+        : `Pended for manual review: no verified rule yet for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'.`],
+    };
   }
   const r = res.rule;
   const base = { sequence, ruleId: r.id, subjectKind: r.subject.kind, turnaround: { standardHours: r.turnaround.standardHours, expeditedHours: r.turnaround.expeditedHours } };

@@ -101,6 +101,7 @@ export const coverageRuleSchema = {
         criteria: text(4000),
         documentation: { type: 'array', items: text(500), maxItems: 30 },
         newStartsOnly: { type: 'boolean' },
+        population: text(200),
         paMode: { type: 'string', enum: ['required', 'plan_may_require', 'voluntary'] },
         quantityLimit: text(500),
         stepTherapy: text(1000),

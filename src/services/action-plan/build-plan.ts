@@ -10,7 +10,8 @@ import {
   type PaType,
 } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
-import { outsideFor, toQueryEcho } from '../lookup.js';
+import { toQueryEcho } from '../lookup.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
 import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {

@@ -2,7 +2,7 @@
 // action kind over the dates derived once from the request (wordsOf).
 import { toWireEvidence } from '../../domain/evidence.js';
 import type { JurisdictionDoc, PaMode } from '../../domain/documents.js';
-import { PROGRAM_LABELS, subjectLabel } from '../../domain/vocabulary.js';
+import { PROGRAM_LABELS, subjectLabel, type Program } from '../../domain/vocabulary.js';
 import { addDays } from '../../domain/time.js';
 import { formatHours } from '../pa-rule.js';
 import { FACT_CONFIDENCE, UNCONFIRMED_CAVEAT, type AppealLadder } from './appeal-ladders.js';
@@ -123,7 +123,7 @@ function explainSubmit(_a: ScoredAction, x: Words): Explained {
       : 'No filing deadline: submit before the service or fill.',
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: pa
-      ? `${program} in ${q.state} ${needsWords(g.rule?.requirement.paMode)} prior authorization (${pa.paType.replace(/_/g, ' ')}) for ${what}.${g.rule ? ` Submit to ${endSentence(g.rule.submission.target)}` : ''}${pa.newStartsOnly ? ' The requirement applies to new starts only.' : ''}${g.basis === 'payer_rules_estimate' ? ' This is estimated from the plans\' own rules; the program-level rule is not verified yet.' : ''}`
+      ? `${program} in ${q.state} ${needsWords(g.rule?.requirement.paMode)} prior authorization (${pa.paType.replace(/_/g, ' ')}) for ${what}.${g.rule ? ` Submit to ${endSentence(g.rule.submission.target)}` : ''}${pa.newStartsOnly ? ' The requirement applies to new starts only.' : ''}${g.rule?.requirement.population ? ` It applies to ${g.rule.requirement.population} only; the source claims nothing for other members.` : ''}${g.basis === 'payer_rules_estimate' ? ' This is estimated from the plans\' own rules; the program-level rule is not verified yet.' : ''}`
       : `No verified rule says whether ${what} needs prior authorization here; ask the payer or submit to be safe.`,
     citations: ruleCitations(g),
     confidence: baseConfidence,
@@ -160,7 +160,7 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
     title: `Appeal: ${step1.name}${urgent ? ' (expedited)' : ''}`,
     deadline: f && noticeDate ? addDays(noticeDate, f.days) : null,
     deadline_basis: f
-      ? `${f.days} calendar days from ${f.from}: ${noticeWords}.${urgent && exp ? ` Expedited decision: ${exp.text} after the plan gets the request.` : std ? ` Standard decision: ${std.text}.` : ''}`
+      ? `${f.days} calendar days from ${f.from}: ${noticeWords}.${urgent && exp ? ` Expedited decision: ${exp.text} after ${payerNoun(x.ladder.program)} gets the request.` : std ? ` Standard decision: ${std.text}.` : ''}`
       : `The filing window is not fixed federally for ${program}; use the deadline printed on the notice.`,
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: [
@@ -170,7 +170,7 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
       g.facts?.notCovered ? `${notCoveredWords(x)} An appeal or fair hearing can argue that the exclusion does not apply to this use; it does not change the exclusion itself.` : '',
       g.facts?.protectedClass ? 'This is a Part D protected class: plans must cover all or substantially all drugs in it, and may use PA or step therapy only for new starts (CMS-4180-F).' : '',
       urgent ? 'Because the need is urgent, ask for an expedited (fast) appeal; the prescriber can ask for it.' : '',
-      c.recurring ? 'This has been denied before: if the plan upholds the denial, go to the next level promptly.' : '',
+      c.recurring ? `This has been denied before: if ${payerNoun(x.ladder.program)} upholds the denial, go to the next level promptly.` : '',
     ].filter(Boolean).join(' '),
     citations: [...step1.citations, ...ruleCitations(g)],
     confidence: FACT_CONFIDENCE[status],
@@ -225,6 +225,19 @@ function explainSwitchPlan(_a: ScoredAction, x: Words): Explained {
   };
 }
 
+/**
+ * Fee-for-service Medicaid and Original Medicare have no plan: the program (or its contractor) decides, reviews and
+ * reimburses. Every sentence that names who to ask takes it from here, for the program that decides (the ladder's:
+ * a managed-care rule whose benefit is carved out to fee-for-service is decided by the program, not the plan).
+ */
+function hasNoPlan(program: Program): boolean {
+  return program === 'medicaid_ffs' || program === 'medicare_traditional';
+}
+
+function payerNoun(program: Program): string {
+  return hasNoPlan(program) ? 'the program' : 'the plan';
+}
+
 function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
   const { g, c, baseConfidence, decideBefore } = x;
   const notCovered = g.facts?.notCovered === true;
@@ -237,7 +250,7 @@ function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
       cost === null ? '' : notCovered
         ? `The cost given is about ${money(cost)}.`
         : `At about ${money(cost)}, paying directly ${cost <= 100 ? 'is a low-cost way' : cost <= 500 ? 'may be a reasonable way' : 'is an expensive way'} to avoid waiting for a decision.`,
-      c.denied ? `It does not replace the appeal: keep receipts and ask ${x.q.program === 'medicaid_ffs' ? 'the program' : 'the plan'} whether it reimburses if the denial is overturned.` : '',
+      c.denied ? `It does not replace the appeal: keep receipts and ask ${payerNoun(x.ladder.program)} whether it reimburses if the denial is overturned.` : '',
     ].filter(Boolean).join(' '),
     citations: ruleCitations(g),
     confidence: baseConfidence,
@@ -245,11 +258,11 @@ function explainPayOutOfPocket(_a: ScoredAction, x: Words): Explained {
 }
 
 function explainEscalate(a: ScoredAction, x: Words): Explained {
-  const { q, c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
+  const { c, baseConfidence, what, jurisdiction, decideBefore, ladder } = x;
   const agency = jurisdiction?.medicaidAgency;
-  const medicaid = q.program === 'medicaid_mco' || q.program === 'medicaid_ffs' || q.program === 'chip' || q.program === 'dual_eligible';
-  // Fee-for-service Medicaid and Original Medicare have no plan: their reviewer is the program's (or its contractor's).
-  const reviewer = q.program === 'medicaid_ffs' || q.program === 'medicare_traditional' ? "the program's reviewing clinician" : "the plan's medical director";
+  // The state agency oversees what the deciding program is (the ladder's): a dual's drugs decided by the Part D plan are not.
+  const medicaid = ['medicaid_mco', 'medicaid_ffs', 'chip', 'dual_eligible'].includes(ladder.program);
+  const reviewer = hasNoPlan(ladder.program) ? "the program's reviewing clinician" : "the plan's medical director";
   return {
     title: 'Escalate beyond the first reviewer',
     ...decideBefore(),
@@ -257,7 +270,11 @@ function explainEscalate(a: ScoredAction, x: Words): Explained {
       c.recurring
         ? `Repeat denials for the same need are a pattern worth escalating: ask for a peer-to-peer review with ${reviewer} and file a grievance.`
         : `Ask for a peer-to-peer review between the prescriber and ${reviewer}.`,
-      medicaid && agency ? `For a Medicaid or CHIP plan, the state agency (${agency.name}) oversees the plans and takes complaints.` : '',
+      medicaid && agency
+        ? hasNoPlan(ladder.program)
+          ? `The state agency (${agency.name}) runs the fee-for-service program and takes complaints.`
+          : `For a Medicaid or CHIP plan, the state agency (${agency.name}) oversees the plans and takes complaints.`
+        : '',
       a.signals.some((s) => s.name === 'appeal_window_missed') ? 'The appeal window has closed; escalation and a new request are what remains.' : '',
     ].filter(Boolean).join(' '),
     citations: [

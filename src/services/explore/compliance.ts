@@ -75,6 +75,7 @@ export function complianceGrid(model: ReadModel, ruleId: string, today: string):
     if (!byDate.has(dueDate(e))) byDate.set(dueDate(e), e);
     stated.set(e.jurisdiction, byDate);
   }
+  const noProvisions = withoutProvisions(federal, today);
   const jurisdictions: Record<string, ComplianceRow> = {};
   const summary: Record<ComplianceStatus, number> = { in_compliance: 0, partial: 0, overdue: 0, not_yet_due: 0, unknown: 0 };
   for (const j of JURISDICTIONS) {
@@ -85,7 +86,7 @@ export function complianceGrid(model: ReadModel, ruleId: string, today: string):
       const fed = federalProvisions.get(due);
       return { due, e, row: { compliance_at: due, title: (fed ?? e)!.title, status: provisionStatus(e?.complianceStatus, due, today), event_id: e?.id ?? null, federal_event_id: fed?.id ?? null } };
     });
-    const status = provisions.length ? combineStatuses(provisions.map((p) => ({ status: p.row.status, due: p.due })), today) : 'unknown';
+    const status = provisions.length ? combineStatuses(provisions.map((p) => ({ status: p.row.status, due: p.due })), today) : noProvisions.status;
     // The event the status comes from: among the jurisdiction's own events, the latest provision in force with that
     // status (for partial, the latest met one); for not_yet_due, the next one due.
     const candidates = provisions.filter((p) => p.e && (status === 'not_yet_due' ? p.due > today : p.due <= today));
@@ -111,10 +112,33 @@ export function complianceGrid(model: ReadModel, ruleId: string, today: string):
     federal_events: federal.map((e) => ({ id: e.id, event_kind: e.eventKind, title: e.title, issued_at: e.issuedAt, effective_at: e.effectiveAt, compliance_at: e.mmcComplianceAt ?? null, source_url: e.sourceUrl ?? null })),
     jurisdictions,
     summary: { ...summary, total: JURISDICTIONS.length },
+    ...(federalProvisions.size === 0 && stated.size === 0 ? { basis: noProvisions.basis } : {}),
     note:
       `Statuses are as of ${today}. Each provision (a federal compliance or reporting date, or a date a jurisdiction's event names) is read from the newest event that states a status for it; ` +
       'one not yet due is not_yet_due, one in force that no event states (or that was stated not_yet_due before its date) is unknown. ' +
       'A jurisdiction is not_yet_due only while none of its provisions is in force; otherwise in_compliance when all in force are met, overdue when any is overdue, partial when some are met, unknown when none is known.',
+  };
+}
+
+/**
+ * A jurisdiction's status where the corpus records no provision for the rule (no compliance or reporting date, and no
+ * jurisdiction event stating a status). A rule that is only proposed binds nobody: nothing is due (not_yet_due) until
+ * a final rule sets dates. A final rule without a recorded date (for example one that sets what plans may do, not a
+ * date a state must meet) leaves every status unknown. `basis` says which, in words, at the top of the grid.
+ */
+export function withoutProvisions(federalNewestFirst: readonly RegulatoryEventDoc[], today: string): { status: ComplianceStatus; basis: string } {
+  const finalized = federalNewestFirst.some((e) => e.eventKind === 'final_rule');
+  const proposed = federalNewestFirst.find((e) => e.eventKind === 'proposed_rule');
+  if (proposed && !finalized) {
+    const from = proposed.effectiveAt > today ? ` Its provisions are proposed to apply from ${proposed.effectiveAt}.` : '';
+    return {
+      status: 'not_yet_due',
+      basis: `A proposed rule (published ${proposed.issuedAt}): it binds no one, so nothing is due until a final rule sets compliance dates.${from}`,
+    };
+  }
+  return {
+    status: 'unknown',
+    basis: 'The corpus records no compliance or reporting date for this rule and no jurisdiction event stating a status, so no jurisdiction\'s status is known.',
   };
 }
 
