@@ -193,8 +193,12 @@ export const AskResponse = {
       items: {
         type: 'object',
         required: ['state', 'program', 'query', 'scope_gap'],
-        description: 'notify_url, or outside_program where the subject is outside the program\'s benefit (then no rule will exist)',
-        properties: { notify_url: str, outside_program: OutsideProgram },
+        description: 'notify_url, or outside_program where the subject is outside the program\'s benefit (then no rule will exist); other_program_rule where the question said only "Medicaid", the assumed delivery system has no rule and the other one has (within the caller\'s scope)',
+        properties: {
+          notify_url: str,
+          outside_program: OutsideProgram,
+          other_program_rule: { type: 'object', required: ['program', 'label', 'lookup'], properties: { program: { enum: ['medicaid_ffs', 'medicaid_mco'] }, label: str, lookup: str } },
+        },
       },
     },
     clarification: nullable({ type: 'object', required: ['missing', 'message', 'choices'], properties: { missing: { type: 'array', items: { enum: ['state', 'program', 'subject'] } }, message: str, choices: { type: 'object' } } }),

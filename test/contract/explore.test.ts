@@ -23,6 +23,7 @@ const RULES = [
   rule({ state: 'CA', program: 'medicaid_mco', code: 'specialty_biologics' }),
   rule({ state: 'CA', program: 'medicaid_mco', code: 'hepatitis_c' }),
   rule({ state: 'FL', program: 'medicaid_mco', code: 'hepatitis_c' }),
+  rule({ state: 'FL', program: 'medicaid_ffs', code: 'opioid_treatment' }),
   rule({ state: 'OH', program: 'medicare_advantage', kind: 'service', code: 'advanced_imaging' }),
   rule({ state: 'OH', program: 'medicare_traditional', kind: 'service', code: 'durable_medical_equipment' }),
   rule({ state: 'NY', program: 'dual_eligible', kind: 'service', code: 'home_health' }),
@@ -169,6 +170,15 @@ describe('POST /v1/ask', function () {
     const ffs = await ask({ question: 'SoonerCare fee-for-service prior authorization for a brain MRI' });
     expect(ffs.body.extracted.program).to.deep.equal({ value: 'medicaid_ffs', matched: 'SoonerCare fee-for-service', by: 'program_name' });
     expect(ffs.body.extracted.assumptions).to.deep.equal([]); // read, not assumed
+    // "Medicaid" read as managed care with no rule there: the fee-for-service rule is pointed at, within the caller's scope only.
+    const other = await ask({ question: 'Suboxone in Florida Medicaid' });
+    expect(other.body.status).to.equal('no_rule');
+    expect(other.body.gaps[0].other_program_rule).to.deep.equal({ program: 'medicaid_ffs', label: 'Medicaid fee-for-service', lookup: '/v1/pauth-lookup?state=FL&program=medicaid_ffs&drug=opioid_treatment' });
+    const mcoOnly = await t.key({ name: 'mco-only', programs: ['medicaid_mco'] });
+    const scoped = await ask({ question: 'Suboxone in Florida Medicaid' }, mcoOnly);
+    expect(scoped.body.gaps[0]).to.not.have.property('other_program_rule');
+    const said = await ask({ question: 'Suboxone in Florida Medicaid managed care' });
+    expect(said.body.gaps[0], 'the program was said, not assumed').to.not.have.property('other_program_rule');
     const misspelt = await ask({ question: 'Tennesee Medicaid managed care and Humira' });
     expect(misspelt.body.extracted.state).to.deep.equal({ value: 'TN', matched: 'Tennesee', by: 'fuzzy_name' });
   });

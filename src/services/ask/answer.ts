@@ -28,6 +28,9 @@ export interface AskPlan {
 
 type Resolved = { value: string; matched: string | null; by: string; assumption?: string };
 
+/** The other Medicaid delivery system, for a question that said only "Medicaid". */
+const MEDICAID_OTHER: Partial<Record<Program, Program>> = { medicaid_mco: 'medicaid_ffs', medicaid_ffs: 'medicaid_mco' };
+
 function resolveProgram(x: Extraction, state: string | undefined, model: ReadModel, isDrug: boolean): { program?: Resolved; choices: Program[] } {
   const concrete = x.programs.filter((p) => p.value !== 'medicaid' && p.value !== 'medicare');
   if (concrete.length === 1) return { program: { value: concrete[0]!.value, matched: concrete[0]!.matched, by: concrete[0]!.by }, choices: [] };
@@ -91,7 +94,13 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
           const q = { state: state!, program: program!, subject: { kind: s.kind, code: s.code } };
           const out = lookupRule(model, q);
           if (out.kind === 'scope_gap') {
-            gaps.push({ state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: true, ...gapDetails(model, q) });
+            // "Medicaid" read as one delivery system: where the other has a served rule (and the caller may see it), say so.
+            const other = pr.program?.by === 'assumed' && MEDICAID_OTHER[program!];
+            const alt = other && filter.program(other) && model.rules.has(`${state}|${other}|${s.kind}|${s.code}`) ? other : undefined;
+            gaps.push({
+              state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: true, ...gapDetails(model, q),
+              ...(alt ? { other_program_rule: { program: alt, label: PROGRAM_LABELS[alt], lookup: `/v1/pauth-lookup?state=${state}&program=${alt}&${s.kind === 'drug' ? 'drug' : 'service'}=${s.code}` } } : {}),
+            });
             continue;
           }
           const r = out.rule;
