@@ -117,7 +117,10 @@ export const offersVoluntaryPa = (rule: CoverageRuleDoc): boolean =>
 function notCoveredSteps(rule: CoverageRuleDoc): NextStep[] {
   const x = rule.requirement.exclusion!;
   return [
-    { step: 1, title: 'Not covered', items: [`Not covered; a claim will be denied. ${x.reason}`, `Where the exclusion is stated: ${x.citation}`] },
+    { step: 1, title: 'Not covered', items: [
+      ...(rule.requirement.population ? [`Applies to ${rule.requirement.population} only: the source claims nothing for other members`] : []),
+      `Not covered; a claim will be denied. ${x.reason}`, `Where the exclusion is stated: ${x.citation}`,
+    ] },
     { step: 2, title: 'Submission', items: [`No prior authorization request leads to coverage. ${NOT_COVERED_OPTIONS}`] },
     { step: 3, title: 'Expected turnaround', items: ['No prior authorization decision applies: the program does not cover this'] },
   ];

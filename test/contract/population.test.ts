@@ -69,4 +69,21 @@ describe('a requirement limited to a population (applies_to)', () => {
     expect(rules[0]!.verification.status).to.equal('verified');
     expect(rules[0]!.requirement.population).to.equal(POPULATION);
   });
+
+  it('when an exclusion is limited to a population (adults), then the not-covered steps and the action plan say whom it applies to', async () => {
+    const base = rule({ state: 'TX', program: 'medicaid_ffs', code: 'glp1_weight_loss', paRequired: false });
+    const excl: CoverageRuleDoc = {
+      ...base,
+      requirement: { ...base.requirement, population: 'clients 21 years and over', criteria: 'Not covered for adults.', exclusion: { reason: 'Not covered for adults.', citation: 'Manual, section' } },
+      submission: { channel: 'none', target: 'Not covered' },
+      turnaround: { standardHours: 0, expeditedHours: 0, basis: 'Not covered' },
+    };
+    const t2 = await makeTestApp([jurisdiction('TX'), excl]);
+    const k = await t2.key({ name: 'excl' });
+    const res = await request(t2.app.handler).get('/v1/pauth-lookup?state=TX&program=medicaid_ffs&drug=glp1_weight_loss').set('x-api-key', k);
+    expect(res.body.result).to.include({ not_covered: true, applies_to: 'clients 21 years and over' });
+    expect(res.body.next_steps[0].items[0]).to.equal('Applies to clients 21 years and over only: the source claims nothing for other members');
+    const plan = await request(t2.app.handler).get('/v1/action-plan?state=TX&program=medicaid_ffs&drug=glp1_weight_loss&has_alternative=true').set('x-api-key', k);
+    expect(JSON.stringify(plan.body.action_plan.ranked_actions)).to.contain('does not cover GLP-1 agonists for weight loss for clients 21 years and over');
+  });
 });

@@ -131,7 +131,10 @@ function explainSubmit(_a: ScoredAction, x: Words): Explained {
 }
 
 /** An excluded subject, in words: the program does not cover it, so a claim will be denied. */
-const notCoveredWords = (x: Words): string => `${x.program} in ${x.q.state} does not cover ${x.what}, so a claim for it will be denied.`;
+const notCoveredWords = (x: Words): string => {
+  const who = x.g.rule?.requirement.population;
+  return `${x.program} in ${x.q.state} does not cover ${x.what}${who ? ` for ${who}` : ''}, so a claim for it will be denied.`;
+};
 
 /** How binding the requirement is, in words: a plan that may require PA is not a program that requires it. */
 const needsWords = (mode: PaMode | undefined): string =>
