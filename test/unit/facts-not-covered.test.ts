@@ -107,13 +107,16 @@ describe('curated facts: the corpus\'s exclusions', () => {
       'MO.yaml#mo-weight-loss-drugs-not-covered',
       'NC.yaml#nc-glp1-obesity-not-covered',
       'OK.yaml#ok-weight-loss-exclusion',
+      'TX.yaml#tx-weight-management-drugs-ffs',
       'WA.yaml#wa-weight-loss-drugs-noncovered-ffs',
     ]);
     // Every applied fact whose criteria say "coverage exclusion" is flagged: none is left saying "no PA needed".
     const saysExclusion = loaded.facts.filter((f) => !f.review.disputed && /^Not a PA requirement but a coverage exclusion/.test(f.requirement?.criteria ?? ''));
     expect(saysExclusion.map((f) => f.ref).sort()).to.deep.equal(flagged);
     for (const f of loaded.facts.filter((x) => x.requirement?.not_covered)) {
-      expect(f.review.notes, f.ref).to.contain('Encoding (2026-11-26): not_covered flag added; the criteria and quotes already state the exclusion; no claim changed.');
+      // Flagged without a claim change, or (TX) re-encoded from "PA required" and read again whole.
+      if (f.ref === 'TX.yaml#tx-weight-management-drugs-ffs') expect([f.review.notes, f.review.second_read], f.ref).to.satisfy(([n, r]: [string, string]) => n.includes('re-encoded') && !!r);
+      else expect(f.review.notes, f.ref).to.contain('Encoding (2026-11-26): not_covered flag added; the criteria and quotes already state the exclusion; no claim changed.');
     }
   });
 
@@ -127,6 +130,7 @@ describe('curated facts: the corpus\'s exclusions', () => {
       'mo.medicaid-mco.d.glp1-weight-loss verified',
       'nc.medicaid-ffs.d.glp1-weight-loss verified',
       'ok.medicaid-ffs.d.glp1-weight-loss verified',
+      'tx.medicaid-ffs.d.glp1-weight-loss verified',
       'wa.medicaid-ffs.d.glp1-weight-loss verified',
     ]);
     const ok = rules.find((r) => r.id === 'ok.medicaid-ffs.d.glp1-weight-loss')!;
