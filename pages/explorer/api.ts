@@ -6,7 +6,7 @@ export interface CoverageGrid {
   program: string;
   served_statuses: string[];
   subjects: { kind: 'drug' | 'service'; code: string; label: string }[];
-  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[]; not_covered: string[] }[];
+  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[]; not_covered: string[]; applies_to?: Record<string, string> }[];
   totals: Record<CellStatus, number>;
 }
 

@@ -45,9 +45,10 @@ export function renderGrid(table: HTMLTableElement, grid: CoverageGrid, view: Gr
         }
         // A rule saying the program does not cover the subject is verified too, but reads apart: never a plain tick.
         const excluded = status !== 'gap' && row.not_covered.includes(subject.code);
+        const who = status !== 'gap' ? row.applies_to?.[subject.code] : undefined;
         const b = h(
           'button',
-          { type: 'button', class: `cell ${status}${excluded ? ' not-covered' : ''}`, tabindex: -1, 'data-state': row.state, 'data-subject': subject.code, 'data-status': status, 'aria-label': `${row.name}, ${subject.label}: ${WORD[status]}${excluded ? ', not covered by the program' : ''}` },
+          { type: 'button', class: `cell ${status}${excluded ? ' not-covered' : ''}`, tabindex: -1, 'data-state': row.state, 'data-subject': subject.code, 'data-status': status, 'aria-label': `${row.name}, ${subject.label}: ${WORD[status]}${excluded ? ', not covered by the program' : ''}${who ? `, for ${who} only` : ''}`, ...(who ? { title: `For ${who} only` } : {}) },
           excluded ? '✕' : GLYPH[status],
         );
         b.addEventListener('click', () => onOpen({ state: row.state, name: row.name, subject, status }));

@@ -179,6 +179,7 @@ export const CoverageGridResponse = {
           sample: { type: 'integer', minimum: 0 },
           cells: { type: 'array', description: 'Status of each subject, in the order of subjects', items: cellStatus },
           not_covered: { type: 'array', items: { type: 'string' }, description: 'Subjects (codes) whose rule says the program does not cover them: their cells count as verified (or sample) and are marked apart' },
+          applies_to: { type: 'object', additionalProperties: { type: 'string' }, description: 'Subject code -> the population its rule is limited to (for example members younger than 18): the rule claims nothing for anyone else' },
         },
       },
     },

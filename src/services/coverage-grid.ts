@@ -22,7 +22,7 @@ export interface CoverageGrid {
   served_statuses: string[];
   subjects: { kind: SubjectKind; code: string; label: string }[];
   /** One row per jurisdiction; `cells[i]` is the status of `subjects[i]`. */
-  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[]; not_covered: string[] }[];
+  states: { state: string; name: string; verified: number; sample: number; cells: CellStatus[]; not_covered: string[]; applies_to: Record<string, string> }[];
   totals: Record<CellStatus, number>;
 }
 
@@ -43,11 +43,14 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
   const states = JURISDICTIONS.map((state) => {
     // The subjects whose served rule says the program does not cover them: still a verified cell, marked apart.
     const notCovered: string[] = [];
+    // The subjects whose rule speaks for a population only (members under 18, adults): the cell says whom.
+    const appliesTo: Record<string, string> = {};
     const cells = subjects.map(({ kind, code }): CellStatus => {
       const rule = model.rules.get(ruleKey(state, program, kind, code));
       const status = rule?.verification.status;
       if (status !== 'verified' && status !== 'sample') return 'gap';
       if (isNotCovered(rule!)) notCovered.push(code);
+      if (rule!.requirement.population) appliesTo[code] = rule!.requirement.population;
       return status;
     });
     for (const c of cells) totals[c]++;
@@ -58,6 +61,7 @@ export function coverageGrid(model: ReadModel, program: Program): CoverageGrid {
       sample: cells.filter((c) => c === 'sample').length,
       cells,
       not_covered: notCovered,
+      applies_to: appliesTo,
     };
   });
   const grid = { program, served_statuses: [...model.servedStatuses], subjects, states, totals };

@@ -15,7 +15,7 @@ const docs = [
   // A verified rule saying the program does not cover the class (as the curated facts build an exclusion).
   (() => {
     const r = rule({ state: 'TX', program: 'medicaid_mco', code: 'glp1_weight_loss', paRequired: false });
-    return { ...r, requirement: { ...r.requirement, exclusion: { reason: 'Weight-loss drugs are not covered.', citation: 'TX list' } } };
+    return { ...r, requirement: { ...r.requirement, population: 'adults 21 and over', exclusion: { reason: 'Weight-loss drugs are not covered.', citation: 'TX list' } } };
   })(),
 ];
 
@@ -48,6 +48,9 @@ describe('coverage grid: GET /v1/coverage (what the explorer draws)', () => {
     // The excluded class counts as verified and is named apart, so the explorer never shows it as a plain tick.
     expect(res.body.states.find((s: { state: string }) => s.state === 'TX').not_covered).to.deep.equal(['glp1_weight_loss']);
     expect(res.body.states.find((s: { state: string }) => s.state === 'CA').not_covered).to.deep.equal([]);
+    // A rule limited to a population says whom, per subject.
+    expect(res.body.states.find((s: { state: string }) => s.state === 'TX').applies_to).to.deep.equal({ glp1_weight_loss: 'adults 21 and over' });
+    expect(res.body.states.find((s: { state: string }) => s.state === 'CA').applies_to).to.deep.equal({});
     expect(res.body.totals).to.deep.equal({ verified: 2, sample: 2, gap: 51 * 40 - 4 });
     expect(res.headers['cache-control']).to.contain('s-maxage=300');
   });
