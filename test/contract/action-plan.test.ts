@@ -326,6 +326,17 @@ describe('GET /v1/action-plan', () => {
     expect(text).to.not.match(/plan's medical director|if the plan upholds/);
   });
 
+  it('when PA is conditional (some agents only), then submitting leads "where the criteria require one" and proceeding is ranked for the rest, as the next steps say', async () => {
+    const res = await get('?state=TX&program=medicaid_mco&drug=adhd_stimulants');
+    expect(res.status).to.equal(200);
+    expect(kinds(res.body).slice(0, 2)).to.deep.equal(['submit', 'proceed']);
+    expect(action(res.body, 'submit')!.title).to.equal('Submit the prior authorization request (where the criteria require one)');
+    const proceed = action(res.body, 'proceed')!;
+    expect(proceed).to.include({ title: 'Proceed without PA where the criteria do not apply', score: 40 });
+    expect(proceed.rationale).to.contain('only for the agents or situations its criteria name');
+    expect(res.body.action_plan.not_applicable.map((x: { kind: string }) => x.kind)).to.not.include('proceed');
+  });
+
   it('when a drug class has no rule in a state whose managed-care drug rules are all decided fee-for-service (a carve-out), then a denial still gets the fee-for-service ladder', async () => {
     // TX medicaid_mco drugs in this corpus: glp1 and hepatitis_c (decided by the plan) and adhd_stimulants (carved out): mixed, so a gap keeps the plan's ladder.
     const mixed = await get('?state=TX&program=medicaid_mco&drug=opioid_treatment&denied=true&denial_days_ago=3');

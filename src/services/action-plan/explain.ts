@@ -80,15 +80,18 @@ function explainProceed(_a: ScoredAction, x: Words): Explained {
   const { q, g, baseConfidence, what, program } = x;
   const newStarts = g.facts?.newStartsOnly && g.facts.paRequired;
   const voluntary = g.facts?.voluntary === true;
+  const conditional = !newStarts && g.facts?.paRequired && g.facts.paType === 'conditional';
   return {
-    title: newStarts ? 'Proceed without PA if the member is continuing therapy' : voluntary ? 'Proceed without the voluntary prior authorization' : 'Proceed: no prior authorization needed',
+    title: newStarts ? 'Proceed without PA if the member is continuing therapy' : voluntary ? 'Proceed without the voluntary prior authorization' : conditional ? 'Proceed without PA where the criteria do not apply' : 'Proceed: no prior authorization needed',
     deadline: null,
     deadline_basis: 'No deadline: nothing has to be filed.',
     rationale: newStarts
       ? `The ${program} restriction for ${what} applies to new starts only. A member already on the drug continues without a new PA; for a new start, submit the request instead.`
       : voluntary
         ? `${program} in ${q.state} offers prior authorization for ${what} but does not require it; without it, the rule's notes say what happens instead (for example prepayment review). Keep the clinical documentation with the record for the claim.`
-        : `${program} in ${q.state} does not require prior authorization for ${what}. Keep the clinical documentation with the record for the claim.`,
+        : conditional
+          ? `${program} in ${q.state} requires prior authorization for ${what} only for the agents or situations its criteria name (for example non-preferred agents); where none applies, no request is needed. Check the criteria first.`
+          : `${program} in ${q.state} does not require prior authorization for ${what}. Keep the clinical documentation with the record for the claim.`,
     citations: ruleCitations(g),
     confidence: baseConfidence,
   };
@@ -116,7 +119,7 @@ function explainSubmit(_a: ScoredAction, x: Words): Explained {
   }
   const pa = g.facts;
   return {
-    title: urgent ? 'Submit the prior authorization request and ask for an expedited decision' : pa?.paType === 'notification_only' ? 'Send the notification to the payer' : pa?.voluntary ? 'Submit a voluntary prior authorization request (optional)' : 'Submit the prior authorization request',
+    title: `${urgent ? 'Submit the prior authorization request and ask for an expedited decision' : pa?.paType === 'notification_only' ? 'Send the notification to the payer' : pa?.voluntary ? 'Submit a voluntary prior authorization request (optional)' : 'Submit the prior authorization request'}${pa?.paRequired && pa.paType === 'conditional' && !pa.newStartsOnly ? ' (where the criteria require one)' : ''}`,
     deadline: null,
     deadline_basis: expectBy
       ? `No filing deadline: submit before the service or fill. Submitted today, a decision is due by ${expectBy} (${urgent ? 'expedited' : 'standard'}: ${formatHours(hours!)}${t?.basis ? `; ${t.basis}` : ''}).`

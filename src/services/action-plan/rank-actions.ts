@@ -115,7 +115,7 @@ export interface RankResult {
 
 /** Every weight the model uses, by action and signal. Exported so tests and docs read the same numbers. */
 export const WEIGHTS = {
-  proceed: { pa_not_required: 80, new_starts_only: 35, pa_voluntary: 45 },
+  proceed: { pa_not_required: 80, new_starts_only: 35, pa_voluntary: 45, pa_conditional: 40 },
   submit: {
     pa_required: 70,
     pa_voluntary: 55,
@@ -199,6 +199,8 @@ function scoreProceed(i: RankInput): Outcome {
   const W = WEIGHTS.proceed;
   if (!rule.paRequired) return { signals: [rule.voluntary ? sig('pa_voluntary', true, W.pa_voluntary) : sig('pa_not_required', true, W.pa_not_required)] };
   if (rule.newStartsOnly) return { signals: [sig('new_starts_only', true, W.new_starts_only)] };
+  // Conditional PA (a PDL's non-preferred agents, say): where the criteria name nothing that applies, no request is needed.
+  if (rule.paType === 'conditional') return { signals: [sig('pa_conditional', true, W.pa_conditional)] };
   return { reason: 'Prior authorization is required before the service or fill.' };
 }
 
