@@ -14,6 +14,8 @@ const Facts = {
     source_url: url,
     last_verified: dateOnly,
     status: { enum: [...VERIFICATION_STATUSES] },
+    not_covered: { const: true, description: 'Present when the rule says the program does not cover the subject (pa_required false then means no PA route)' },
+    applies_to: { type: 'string', description: 'Present when the requirement is limited to a population' },
   },
 };
 

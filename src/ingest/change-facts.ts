@@ -11,6 +11,10 @@ export interface RuleFacts {
   sourceTitle: string;
   lastVerified: string;
   status: string;
+  /** The program does not cover the subject (an exclusion): not "no PA required". Absent in entries logged before. */
+  notCovered?: boolean;
+  /** The population the requirement is limited to, if any. */
+  appliesTo?: string;
 }
 
 export function ruleFacts(rule: CoverageRuleDoc): RuleFacts {
@@ -21,6 +25,8 @@ export function ruleFacts(rule: CoverageRuleDoc): RuleFacts {
     sourceTitle: rule.source.title,
     lastVerified: rule.verification.lastVerified,
     status: rule.verification.status,
+    ...(rule.requirement.exclusion ? { notCovered: true } : {}),
+    ...(rule.requirement.population ? { appliesTo: rule.requirement.population } : {}),
   };
 }
 

@@ -73,8 +73,8 @@ function describeRule(rule: CoverageRuleDoc): string {
   const r = rule.requirement;
   const who = rule.payer ? ` (${rule.payer.name})` : '';
   return `${rule.jurisdiction} ${rule.program} ${rule.subject.kind} ${rule.subject.code}${who}: ${
-    r.paRequired ? `PA required (${r.paType})` : 'no PA required'
-  }`;
+    r.exclusion ? 'not covered (no PA route; a claim will be denied)' : r.paRequired ? `PA required (${r.paType})` : 'no PA required'
+  }${r.population ? `, for ${r.population} only` : ''}`;
 }
 
 export async function runIngest(deps: IngestDeps, sourcePath: string): Promise<IngestReport> {

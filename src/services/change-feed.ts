@@ -141,7 +141,10 @@ export function describeFacts(before: RuleFacts | undefined, after: RuleFacts | 
     if (a === undefined) lines.push(`${label}: ${b}`);
     else if (a !== b) lines.push(`${label}: ${a} -> ${b}`);
   };
-  pair('PA required', before ? yesNo(before.paRequired) : undefined, yesNo(after.paRequired));
+  // An exclusion is not "PA required: no": it is named as what it is.
+  const paWord = (f: RuleFacts): string => (f.notCovered ? 'not covered (no PA route)' : yesNo(f.paRequired));
+  pair('PA required', before ? paWord(before) : undefined, paWord(after));
+  if (after.appliesTo || before?.appliesTo) pair('Applies to', before ? before.appliesTo ?? 'everyone the rule covers' : undefined, after.appliesTo ?? 'everyone the rule covers');
   pair('PA type', before?.paType, after.paType);
   pair('Source', before?.sourceUrl, after.sourceUrl);
   pair('Last verified', before?.lastVerified, after.lastVerified);
@@ -297,5 +300,9 @@ export function renderJsonFeed(page: FeedPage, r: FeedRender, after?: string): R
 }
 
 function factsOut(f: RuleFacts): Record<string, unknown> {
-  return { pa_required: f.paRequired, pa_type: f.paType, source_url: f.sourceUrl, last_verified: f.lastVerified, status: f.status };
+  return {
+    pa_required: f.paRequired, pa_type: f.paType, source_url: f.sourceUrl, last_verified: f.lastVerified, status: f.status,
+    ...(f.notCovered ? { not_covered: true } : {}),
+    ...(f.appliesTo ? { applies_to: f.appliesTo } : {}),
+  };
 }

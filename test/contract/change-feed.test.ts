@@ -226,4 +226,18 @@ describe('change feed /v1/watch/feed.xml and /v1/watch/feed.json', () => {
     const after = (await request(strict.app.handler).get('/v1/watch/feed.json')).body as Items;
     expect(after.items.map((i) => `${i._prauth.rule_id} ${i._prauth.action}`)).to.deep.equal(['ca.chip.s.dental changed', 'tx.medicaid-mco.d.hepatitis-c added']);
   });
+
+  it('when an exclusion limited to a population is added, then the entry says "not covered" and for whom, never "no PA required"', async () => {
+    const base = rule({ state: 'TX', program: 'medicaid_ffs', code: 'glp1_weight_loss', paRequired: false });
+    const excl = { ...base, requirement: { ...base.requirement, population: 'clients 21 and over', exclusion: { reason: 'Not covered for adults.', citation: 'Manual' } } };
+    clock = new Date('2026-11-23T10:00:00.000Z');
+    await ingest([excl]);
+    type Item = { title: string; summary: string; content_html: string; _prauth: { rule_id: string; after?: Record<string, unknown>; changes?: string[] } };
+    const items = ((await request(t.app.handler).get('/v1/watch/feed.json?state=TX&program=medicaid_ffs')).body as { items: Item[] }).items;
+    const e = items.find((i) => i._prauth.rule_id === 'tx.medicaid-ffs.d.glp1-weight-loss')!;
+    expect(e._prauth.after).to.include({ pa_required: false, not_covered: true, applies_to: 'clients 21 and over' });
+    expect(e._prauth.changes).to.include.members(['PA required: not covered (no PA route)', 'Applies to: clients 21 and over']);
+    expect(JSON.stringify(e)).to.not.contain('no PA required');
+    expect(e.summary ?? '').to.contain('not covered');
+  });
 });
