@@ -4,6 +4,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { verdictCard } from '../../src/fhir/crd/cards.js';
+import { DTR_PROFILE } from '../../fhir-profiles/canonicals.js';
+import { validateAgainst } from '../support/ig-validate.js';
 import { applyFacts } from '../../scripts/corpus/facts/apply.js';
 import type { Fact } from '../../scripts/corpus/facts/load.js';
 import type { CoverageRuleDoc } from '../../src/domain/documents.js';
@@ -20,7 +22,8 @@ function childrenOnly(): CoverageRuleDoc {
   return { ...r, requirement: { ...r.requirement, population: POPULATION }, turnaround: { standardHours: 0, expeditedHours: 0, basis: 'No decision timeframe traced' } };
 }
 
-describe('a requirement limited to a population (applies_to)', () => {
+describe("a requirement limited to a population (applies_to)", function () {
+  this.timeout(60_000); // the first IG validation loads the packages
   let t: TestApp;
   let key: string;
   before(async () => {
@@ -37,6 +40,15 @@ describe('a requirement limited to a population (applies_to)', () => {
     expect(res.body.next_steps[0].items[0]).to.equal(`Applies to ${POPULATION} only: the source claims nothing for other members`);
     const other = await get('/v1/pauth-lookup?state=WA&program=medicaid_ffs&drug=hepatitis_c');
     expect(other.body.result).to.not.have.property('applies_to');
+  });
+
+  it('when the DTR form is fetched, then its first item says whom the requirement applies to, and it stays a valid dtr-std-questionnaire', async () => {
+    const res = await get('/v1/dtr/questionnaire/WA/medicaid_ffs/adhd_stimulants');
+    expect(res.status).to.equal(200);
+    expect(res.body.item[0]).to.deep.equal({ linkId: 'applies-to', type: 'display', text: `Applies to ${POPULATION} only: the rule claims nothing for other patients.` });
+    const errors = validateAgainst(res.body as never, DTR_PROFILE.stdQuestionnaire)
+      .filter((m) => !(m === 'Questionnaire.subjectType: Value did not match expected pattern' && JSON.stringify(res.body.subjectType) === '["Patient"]'));
+    expect(errors).to.deep.equal([]);
   });
 
   it('when the action plan ranks submitting, then its rationale says whom the requirement applies to', async () => {

@@ -21,11 +21,13 @@ export const adaptiveAddress = (base: string, r: Pick<CoverageRuleDoc, 'jurisdic
 function heading(rule: CoverageRuleDoc): QuestionnaireItem[] {
   const r = rule.requirement;
   return [
+    // A requirement limited to a population: the form is for those patients only.
+    ...(r.population ? [{ linkId: 'applies-to', type: 'display' as const, text: `Applies to ${r.population} only: the rule claims nothing for other patients.` }] : []),
     { linkId: 'criteria', type: 'display', text: `Coverage criteria: ${r.criteria}` },
     { linkId: 'source', type: 'display', text: `Source: ${rule.source.title} (${rule.source.publisher}), ${rule.source.url}; last verified ${rule.verification.lastVerified}` },
     // An excluded subject: no PA route and a claim will be denied, so never "not required; keep this documentation".
     ...(r.exclusion
-      ? [{ linkId: 'not-covered', type: 'display' as const, text: `Not covered: the program does not cover this (${r.exclusion.citation}); a claim will be denied and prior authorization does not lead to coverage. ${NOT_COVERED_OPTIONS}.` }]
+      ? [{ linkId: 'not-covered', type: 'display' as const, text: `Not covered${r.population ? ` for ${r.population}` : ''}: the program does not cover this (${r.exclusion.citation}); a claim will be denied and prior authorization does not lead to coverage. ${NOT_COVERED_OPTIONS}.` }]
       : !r.paRequired ? [{ linkId: 'no-pa', type: 'display' as const, text: 'Prior authorization is not required; keep this documentation with the record for the claim.' }] : []),
   ];
 }
