@@ -37,3 +37,8 @@ export function carvedOutTo(model: ReadModel, state: string, program: Program, k
   const only = deciders.size === 1 ? [...deciders][0] : undefined;
   return only && only !== program ? only : undefined;
 }
+
+/** Whether a served rule puts the state's CHIP children in the Medicaid managed care plans (a CHIP hand-over). */
+export function chipInPlans(model: ReadModel, state: string): boolean {
+  return (model.rulesByState.get(state) ?? []).some((r) => r.program === 'chip' && r.decidedBy === 'medicaid_mco');
+}

@@ -286,17 +286,18 @@ describe('GET /v1/action-plan', () => {
   });
 
   it('when nothing grounds the subject but a denial is reported, then the plan rests on the ladder alone; without a denial it is a 404 scope_gap', async () => {
-    const denied = await get('?state=TX&program=chip&service=dental&denied=true');
+    // FL: no served rule puts its CHIP children in the plans, so the CHIP ladder alone (TX's would start with the plan: see below).
+    const denied = await get('?state=FL&program=chip&service=dental&denied=true');
     expect(denied.status).to.equal(200);
     expectOpenApi(t.app.routes, denied);
     expect(denied.body.provenance).to.deep.include({ verified: false, basis: 'appeal_ladder_only', confidence: 0.2, source_url: null, last_verified: null });
     expect(denied.body.action_plan.primary).to.include({ kind: 'appeal', deadline: null, title: 'Appeal: State CHIP review' });
     expect(denied.body.action_plan.primary.deadline_basis).to.match(/not fixed federally/);
 
-    const gap = await get('?state=TX&program=chip&service=dental');
+    const gap = await get('?state=FL&program=chip&service=dental');
     expect(gap.status).to.equal(404);
     expectOpenApi(t.app.routes, gap);
-    expect(gap.body).to.include({ code: 'scope_gap', scope_gap: true, state: 'TX', program: 'chip', notify_url: '/v1/notify-when-ready' });
+    expect(gap.body).to.include({ code: 'scope_gap', scope_gap: true, state: 'FL', program: 'chip', notify_url: '/v1/notify-when-ready' });
     expect(gap.body.query).to.deep.equal({ service_category: 'dental' });
     expect(gap.body.error).to.contain('send denied=true');
   });
@@ -354,6 +355,12 @@ describe('GET /v1/action-plan', () => {
     expect(gap.body.action_plan.primary).to.include({ kind: 'appeal', title: 'Appeal: State fair hearing' });
     const service = await request(t2.app.handler).get('/v1/action-plan?state=MO&program=medicaid_mco&service=dental&denied=true&denial_days_ago=3').set('x-api-key', k);
     expect(service.body.action_plan.state_specifics.appeal_ladder.program, 'services are the plan\'s').to.equal('medicaid_mco');
+  });
+
+  it('when a CHIP subject has no rule in a state whose CHIP children are in the plans (a hand-over on another subject), then a denial gets the plan appeal first too', async () => {
+    const res = await get('?state=TX&program=chip&drug=hepatitis_c&denied=true&denial_days_ago=3');
+    expect(res.status).to.equal(200);
+    expect(res.body.action_plan.state_specifics.appeal_ladder.steps.map((s: { name: string }) => s.name)).to.deep.equal(['Appeal to the managed care plan (CHIP)', 'State CHIP review']);
   });
 
   it('when the subject is outside the program (an MRI under Part D), then 404 with outside_program, even after a denial (no Part D appeal ladder for a service)', async () => {

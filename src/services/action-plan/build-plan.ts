@@ -11,7 +11,7 @@ import {
 } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
 import { toQueryEcho } from '../lookup.js';
-import { carvedOutTo, outsideFor } from '../../corpus/program-gap.js';
+import { carvedOutTo, chipInPlans, outsideFor } from '../../corpus/program-gap.js';
 import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
 import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {
@@ -311,7 +311,7 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   // CHIP keeps its own ladder even where its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal
   // rules without 438.420's continued benefits, and the state's CHIP review in place of a fair hearing.
   const ladder = q.program === 'chip'
-    ? (g.rule?.decidedBy === 'medicaid_mco' ? CHIP_MANAGED_CARE : ladderFor('chip'))
+    ? ((g.rule ? g.rule.decidedBy === 'medicaid_mco' : chipInPlans(model, q.state)) ? CHIP_MANAGED_CARE : ladderFor('chip'))
     : ladderFor(g.rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
