@@ -146,6 +146,10 @@ export const ComparePayersResponse = {
       description: "The state's program-level rule for each program that has one: the default a payer-level rule refines",
       items: { type: 'object', required: ['program', 'pa_required', 'source_url', 'last_verified'], properties: { ...PaRule.properties, program: { enum: [...PROGRAMS] } } },
     },
+    outside_program: {
+      ...OutsideProgram,
+      description: 'With a program filter, present when no rule will exist for that program here (a non-drug service under Part D; Medicaid managed care in a state with no plans): why, and which programs to ask instead',
+    },
     served_from: { enum: [...SERVED_FROM] },
     timestamp: isoMs,
   },

@@ -5,7 +5,8 @@
 // rules of the state are given alongside as the default a payer-level rule refines.
 import type { CoverageRuleDoc, PayerDoc } from '../domain/documents.js';
 import { PROGRAM_LABELS, PROGRAMS, type Program } from '../domain/vocabulary.js';
-import { outsideProgram } from '../domain/program-scope.js';
+import { outsideProgram, type OutsideProgram } from '../domain/program-scope.js';
+import { outsideFor } from '../corpus/program-gap.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../corpus/read-model.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
 import { GAP_RULE_FIELDS, nullFields, toPaRule, type PaRule } from './pa-rule.js';
@@ -50,6 +51,8 @@ export interface ComparePayersBody {
   };
   payers: PayerItem[];
   program_rules: (PaRule & { program: Program })[];
+  /** With a program filter: where no rule will exist for it here (a Part D service; managed care in a state with no plans). */
+  outside_program?: OutsideProgram;
   served_from: 'api';
 }
 
@@ -122,6 +125,11 @@ function summarize(items: readonly PayerItem[], programRules: readonly (PaRule &
   };
 }
 
+/** The summary of a program no rule will come for: its last sentence says why and where to ask. */
+function withOutside(summary: ComparePayersBody['summary'], outside: OutsideProgram | undefined): ComparePayersBody['summary'] {
+  return outside ? { ...summary, divergence_summary: `${summary.divergence_summary} ${outside.reason}` } : summary;
+}
+
 function payersIn(model: ReadModel, state: string): PayerDoc[] {
   return [...model.payers.values()].filter((p) => p.jurisdictions.includes(state));
 }
@@ -159,13 +167,15 @@ function build(model: ReadModel, q: ComparePayersQuery): Omit<ComparePayersBody,
     const r = model.rules.get(ruleKey(state, program, subject.kind, subject.code));
     if (r) programRules.push({ program, ...toPaRule(r) });
   }
+  const outside = q.program ? outsideFor(model, { state, program: q.program, subject }) : undefined;
   return {
     state,
     program: q.program ?? null,
     query: toQueryEcho(subject),
-    summary: summarize(items, programRules),
+    summary: withOutside(summarize(items, programRules), outside),
     payers: items,
     program_rules: programRules,
+    ...(outside ? { outside_program: outside } : {}),
     served_from: 'api',
   };
 }

@@ -108,7 +108,13 @@ describe('GET /v1/compare-payers', () => {
     expectOpenApi(t2.app.routes, svc);
     expect(svc.body.payers.map((p: { program: string; gap: boolean }) => [p.program, p.gap])).to.deep.equal([['medicare_advantage', false]]);
     expect(svc.body.summary).to.include({ total: 1, gaps: 0 });
+    // With the program named, a gap no rule will fill says so, and where to ask.
+    const partD = await request(t2.app.handler).get('/v1/compare-payers?state=TX&service=advanced_imaging&program=part_d').set('x-api-key', k);
+    expectOpenApi(t2.app.routes, partD);
+    expect(partD.body.outside_program.try_programs).to.deep.equal(['medicare_traditional', 'medicare_advantage']);
+    expect(partD.body.summary.divergence_summary).to.match(/covers outpatient prescription drugs, not this service/);
     const drug = await request(t2.app.handler).get('/v1/compare-payers?state=TX&drug=hepatitis_c').set('x-api-key', k);
+    expect(drug.body).to.not.have.property('outside_program');
     expect(drug.body.payers.map((p: { program: string; gap: boolean }) => [p.program, p.gap])).to.deep.equal([['medicare_advantage', true], ['part_d', true]]);
   });
 

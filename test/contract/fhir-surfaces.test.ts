@@ -117,6 +117,10 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       expect(gap.body.resourceType).to.equal('OperationOutcome');
       expect(gap.body.issue[0]).to.include({ severity: 'error', code: 'not-found' });
       expectValidFhir(gap.body);
+      // Medicaid managed care in a state with no plans: none will exist, and where to ask.
+      const never = await fhirGet('/v1/formulary/WY/medicaid_mco');
+      expect(never.status).to.equal(404);
+      expect(never.body.issue[0].diagnostics).to.match(/none will exist.*Ask medicaid_ffs instead/);
       const scoped = await t.key({ name: 'ca', states: ['CA'] });
       const denied = await fhirGet('/v1/formulary/OK/part_d', scoped);
       expect(denied.status).to.equal(403);

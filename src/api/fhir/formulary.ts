@@ -9,6 +9,7 @@ import { isFailure } from '../../fhir/outcome.js';
 import type { Basic, CodeableConcept, InsurancePlan, Location, MedicationKnowledge, Resource } from '../../fhir/r4.js';
 import { runSearch, type DateValue, type IndexedParam, type SearchSpec, type TokenValue } from '../search.js';
 import { usdfIndex, type UsdfResource } from '../../fhir/usdf/resources.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 
 const formulary: FhirPathDecl = {
   kind: 'path',
@@ -33,7 +34,14 @@ const formulary: FhirPathDecl = {
     if (isFailure(sp)) return sp;
     const bundle = toFormularyBundle(env.model, { ...sp, base: env.base, now: env.now });
     const scope = { states: [sp.state], programs: [sp.program] };
-    if (!bundle) return { status: 404, code: 'scope_gap', message: `No verified drug rule for ${sp.state} ${sp.program} yet`, scope };
+    if (!bundle) {
+      // Medicaid managed care in a state with no plans: no drug rule will exist (corpus/program-gap.ts).
+      const outside = outsideFor(env.model, { state: sp.state, program: sp.program, subject: { kind: 'drug', code: 'hepatitis_c' } });
+      const message = outside
+        ? `No drug rule for ${sp.state} ${sp.program}: none will exist. ${outside.reason} Ask ${outside.try_programs.join(' or ')} instead.`
+        : `No verified drug rule for ${sp.state} ${sp.program} yet`;
+      return { status: 404, code: 'scope_gap', message, scope };
+    }
     return { body: bundle, scope };
   },
 };
