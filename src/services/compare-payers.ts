@@ -69,7 +69,8 @@ function byProgramThenName(a: PayerHead, b: PayerHead): number {
 /** What the program-level rules say, in one sentence: the default every payer in the program follows unless its own rule differs. */
 function programRulesSentence(rules: readonly (PaRule & { program: Program })[]): string {
   if (!rules.length) return '';
-  const says = (r: PaRule): string => (r.not_covered ? 'does not cover it' : r.pa_required ? 'requires PA' : 'does not require PA');
+  const says = (r: PaRule): string =>
+    `${r.not_covered ? 'does not cover it' : r.pa_required ? 'requires PA' : 'does not require PA'}${r.applies_to ? ` (for ${r.applies_to} only)` : ''}`;
   return `Program rules (what a payer without its own rule follows): ${rules.map((r) => `${PROGRAM_LABELS[r.program]} ${says(r)}`).join('; ')}.`;
 }
 

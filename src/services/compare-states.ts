@@ -170,6 +170,9 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   }
   if (gapStates.length && all.length) sentences.push(`No verified rule for ${list(gapStates)} (gap${gapStates.length > 1 ? 's' : ''}).`);
   else if (gapStates.length) sentences.push(`Gaps: ${list(gapStates)}.`);
+  // A rule limited to a population speaks for it only: the comparison says so, per state.
+  const limited = all.filter((r) => typeof r.applies_to === 'string');
+  if (limited.length) sentences.push(`Limited to a population: ${limited.map((r) => `${r.state_abbr} (${r.applies_to as string})`).join('; ')}.`);
   const never = results.filter((r): r is CompareGapItem & { outside_program: OutsideProgram } => r.gap && !!r.outside_program);
   if (never.length) {
     const tries = [...new Set(never.flatMap((r) => r.outside_program.try_programs))];

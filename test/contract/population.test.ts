@@ -51,6 +51,15 @@ describe("a requirement limited to a population (applies_to)", function () {
     expect(errors).to.deep.equal([]);
   });
 
+  it('when compared across states or payers, then the summary says the rule is limited to its population', async () => {
+    const compareKey = await t.key({ name: 'pop-compare', compare: true });
+    const cmp = await request(t.app.handler).get('/v1/compare?states=WA,TX&program=medicaid_ffs&drug=adhd_stimulants').set('x-api-key', compareKey);
+    expect(cmp.status).to.equal(200);
+    expect(cmp.body.summary.divergence_summary).to.contain(`Limited to a population: WA (${POPULATION}).`);
+    const payers = await get('/v1/compare-payers?state=WA&drug=adhd_stimulants');
+    expect(payers.body.summary.divergence_summary).to.contain(`Medicaid fee-for-service requires PA (for ${POPULATION} only)`);
+  });
+
   it('when the action plan ranks submitting, then its rationale says whom the requirement applies to', async () => {
     const res = await get('/v1/action-plan?state=WA&program=medicaid_ffs&drug=adhd_stimulants');
     expect(res.status).to.equal(200);
