@@ -276,6 +276,14 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       const notes = cr.processNote.map((n: Any) => n.text).join(' ');
       expect(notes).to.match(/Pended: no rule will exist for WY medicaid_mco .*Submit to medicaid_ffs instead\./);
       expect(notes).to.not.contain('manual review');
+      // The same Claim sent for another state and program is another submission, answered under that program's rules.
+      const again = await fhirPost('/v1/Claim/$submit?state=OH&program=part_d', claim);
+      const cr2 = again.body.entry[0].resource;
+      expect(cr2.preAuthRef).to.not.equal(cr.preAuthRef);
+      expect(cr2.processNote.map((n: Any) => n.text).join(' ')).to.match(/no rule will exist for OH part_d .*covers outpatient prescription drugs/);
+      // The same Claim to the same state and program again is the same submission.
+      const same = await fhirPost('/v1/Claim/$submit?state=WY&program=medicaid_mco', claim);
+      expect(same.body.entry[0].resource.preAuthRef).to.equal(cr.preAuthRef);
     });
 
     it('when the Bundle is malformed, then 400 OperationOutcome pointing at the bad element', async () => {

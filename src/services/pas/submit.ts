@@ -22,13 +22,15 @@ import { findPrior, submitUpdate } from './update.js';
  * The idempotency key of a request: its identifier (the Bundle's, else the Claim's) AND the Claim's content. The same
  * Bundle sent again is the same submission (the same authorization, in its current state); two different Claims
  * under one transaction identifier are two submissions (test harnesses reuse one Bundle.identifier for every
- * request, the PAS test kit among them).
+ * request, the PAS test kit among them). The caller's ?state=&program= choose the rules, so the same Bundle sent for
+ * another state or program is another submission (a request without them keeps the key it always had).
  */
-export function dedupeKeyOf(owner: string, req: PasRequest): string {
+export function dedupeKeyOf(owner: string, req: PasRequest, hints: ExplicitHints = {}): string {
   const b = req.bundle.identifier;
   const ids = (req.claim.identifier ?? []).map((i) => `${i.system ?? ''}|${i.value ?? ''}`).sort();
   const id = b?.value ? `bundle:${b.system ?? ''}|${b.value}` : ids.length ? `claim:${ids.join(',')}` : 'none';
-  return sha256Hex(`${owner}\n${id}\ncontent:${sha256Hex(stableStringify(req.claim))}`);
+  const chosen = hints.state || hints.program ? `\nhints:${hints.state ?? ''}|${hints.program ?? ''}` : '';
+  return sha256Hex(`${owner}\n${id}\ncontent:${sha256Hex(stableStringify(req.claim))}${chosen}`);
 }
 
 export function newDoc(caller: PasCaller, req: PasRequest, key: string, at: string): Omit<PasSubmissionDoc, 'id' | 'state' | 'program' | 'plan' | 'items' | 'errors' | 'dueAt' | 'status' | 'decidedAt'> {
@@ -59,7 +61,7 @@ export function newDoc(caller: PasCaller, req: PasRequest, key: string, at: stri
 export async function submitNew(w: PasWorkflow, caller: PasCaller, body: unknown, hints: ExplicitHints): Promise<{ body: Bundle; scope?: Scope } | Failure> {
   const req = parsePasRequest(body);
   if (isFailure(req)) return req;
-  const key = dedupeKeyOf(caller.owner, req);
+  const key = dedupeKeyOf(caller.owner, req, hints);
   const seen = await w.submissions.findOne({ owner: caller.owner, dedupeKeys: key });
   if (seen) {
     // The same Bundle again: the same authorization, in its current state.
