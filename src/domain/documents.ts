@@ -83,6 +83,8 @@ export interface CoverageRuleDoc {
     newStartsOnly?: boolean;
     /** Whom the requirement is limited to, in the source's terms (members under 18, ...); nothing is claimed for others. */
     population?: string;
+    /** The population's ages in whole years, inclusive (CRD and PAS read the patient's age against them). */
+    ages?: { min?: number; max?: number };
     quantityLimit?: string;
     stepTherapy?: string;
     /**

@@ -185,6 +185,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
       ...(req.pa_mode ? { paMode: req.pa_mode } : {}),
       ...(req.new_starts_only !== undefined ? { newStartsOnly: req.new_starts_only } : {}),
       ...(req.population ? { population: req.population } : {}),
+      ...(req.ages ? { ages: { ...req.ages } } : {}),
       ...(req.step_therapy && !none ? { stepTherapy: req.step_therapy } : {}),
       ...(req.quantity_limit && !none ? { quantityLimit: req.quantity_limit } : {}),
     };

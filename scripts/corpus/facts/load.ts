@@ -50,6 +50,8 @@ export interface Fact {
     new_starts_only?: boolean;
     /** Whom the requirement is limited to (for example members under 18); the rule claims nothing for others. */
     population?: string;
+    /** The population's ages in whole years, inclusive, where the source states them. */
+    ages?: { min?: number; max?: number };
     /** The source says the program does not cover the subject (or a use of it): served as an exclusion. */
     not_covered?: true;
   };
@@ -205,6 +207,8 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
         if (mode === 'voluntary' && r.pa_required) errors.push(`${ref}: pa_mode voluntary is served as pa_required false`);
         if (mode !== 'voluntary' && r.pa_type !== 'none' && !r.pa_required) errors.push(`${ref}: pa_type ${r.pa_type} with pa_required false (use pa_type none, or pa_mode voluntary)`);
         if (r.not_covered && (r.pa_required || r.pa_type !== 'none' || r.pa_mode)) errors.push(`${ref}: not_covered goes with pa_required false and pa_type none only (an excluded subject has no PA route)`);
+        if (r.ages && !r.population) errors.push(`${ref}: ages go with population (the words the source uses for them)`);
+        if (r.ages?.min !== undefined && r.ages.max !== undefined && r.ages.min > r.ages.max) errors.push(`${ref}: ages min above max`);
       }
       if (f.effective?.start && f.effective.end && f.effective.start > f.effective.end) errors.push(`${ref}: effective start after end`);
       if (f.review.second_read && f.review.second_read === f.review.first_read) errors.push(`${ref}: the second read is by the first reader`);

@@ -56,6 +56,8 @@ const fact = {
         new_starts_only: { type: 'boolean' },
         /** Whom the requirement is limited to, in the source's terms (for example members under 18): FORMAT.md, "Encoding". */
         population: text(200),
+        /** The population's ages in whole years, inclusive, where the source states them (members younger than 18: max 17). */
+        ages: { type: 'object', additionalProperties: false, minProperties: 1, properties: { min: { type: 'integer', minimum: 0, maximum: 120 }, max: { type: 'integer', minimum: 0, maximum: 120 } } },
         /** The source says the program does not cover the subject (or a use of it): FORMAT.md, "Encoding". */
         not_covered: { const: true },
       },

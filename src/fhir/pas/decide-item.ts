@@ -4,6 +4,7 @@
 //   rule, PA required, documentation in -> A1 with a certification period (itemPreAuthPeriod)
 //   rule, PA required, documentation out-> A4 (pended) naming the documentation still missing
 //   subject known, no rule              -> A4 (pended for manual review; a data gap is never a denial)
+//   rule for an age group the patient is outside of -> A4 (pended: no verified rule decides it)
 //   no code we can map                  -> A4 (pended for manual review) + a note asking for a CPT/HCPCS/RxNorm code
 import { citationLine } from '../../domain/evidence.js';
 import type { ReadModel } from '../../corpus/read-model.js';
@@ -16,6 +17,7 @@ import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
 import type { CoverageContext } from '../resolve/coverage-context.js';
 import type { PasRequest } from './request.js';
 import { outsideFor } from '../../corpus/program-gap.js';
+import { ageOn, outsideAges } from '../../domain/population.js';
 
 export type ItemAction = ReviewActionCode | 'cancelled';
 
@@ -117,6 +119,12 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
     };
   }
   const r = res.rule;
+  // A rule limited to an age group speaks only for it: a patient outside it is pended, never decided by that rule.
+  const patient = req.lookup(req.claim.patient, req.claim) as { birthDate?: unknown } | undefined;
+  const age = ageOn(patient?.birthDate, isoDate(now));
+  if (outsideAges(r.requirement.ages, age)) {
+    return { sequence, action: 'A4', subjectKind: r.subject.kind, notes: [`Pended for manual review: the verified rule ${r.id} applies to ${r.requirement.population} only; this patient (age ${age}) is outside it, so no verified rule decides this item.`] };
+  }
   const base = { sequence, ruleId: r.id, subjectKind: r.subject.kind, turnaround: { standardHours: r.turnaround.standardHours, expeditedHours: r.turnaround.expeditedHours } };
   if (r.requirement.exclusion) {
     return { ...base, action: 'A3', notes: [`Not certified: ${r.requirement.exclusion.reason} (${r.requirement.exclusion.citation}; rule ${r.id}).`] };

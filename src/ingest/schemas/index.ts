@@ -102,6 +102,7 @@ export const coverageRuleSchema = {
         documentation: { type: 'array', items: text(500), maxItems: 30 },
         newStartsOnly: { type: 'boolean' },
         population: text(200),
+        ages: { type: 'object', additionalProperties: false, properties: { min: { type: 'integer', minimum: 0, maximum: 120 }, max: { type: 'integer', minimum: 0, maximum: 120 } } },
         paMode: { type: 'string', enum: ['required', 'plan_may_require', 'voluntary'] },
         quantityLimit: text(500),
         stepTherapy: text(1000),
