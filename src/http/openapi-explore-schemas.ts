@@ -193,7 +193,7 @@ export const AskResponse = {
       items: {
         type: 'object',
         required: ['state', 'program', 'query', 'scope_gap'],
-        description: 'notify_url, or outside_program where the subject is outside the program\'s benefit (then no rule will exist); other_program_rule where the question said only "Medicaid", the assumed delivery system has no rule and the other one has (within the caller\'s scope)',
+        description: 'notify_url, or outside_program where no rule will exist (a subject outside the program\'s benefit, such as a non-drug service under Part D, or Medicaid managed care in a state with no plans); other_program_rule where the question said only "Medicaid", the assumed delivery system has no rule and the other one has (within the caller\'s scope)',
         properties: {
           notify_url: str,
           outside_program: OutsideProgram,
