@@ -15,3 +15,12 @@ export function outsideAges(ages: { min?: number; max?: number } | undefined, ag
   if (!ages || age === undefined) return false;
   return (ages.min !== undefined && age < ages.min) || (ages.max !== undefined && age > ages.max);
 }
+
+/**
+ * The patient's age where a requirement's ages leave it out (the rule does not speak for this patient); undefined where
+ * the rule applies, or the age or the bounds are unknown.
+ */
+export function ageOutside(ages: { min?: number; max?: number } | undefined, birthDate: unknown, on: string): number | undefined {
+  const age = ageOn(birthDate, on);
+  return outsideAges(ages, age) ? age : undefined;
+}

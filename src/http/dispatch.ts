@@ -46,11 +46,12 @@ export interface RequestAt {
 }
 
 export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Surface): Dispatcher {
-  const limit = deps.config.bodyLimit;
+  // Each reader's size limit, named once: the reader enforces it and its 413 names it.
+  const limits: Record<BodyPolicy['reader'], string> = { json: deps.config.bodyLimit, records: deps.config.ingestBodyLimit, form: deps.config.bodyLimit };
   const readers: Record<BodyPolicy['reader'], BodyReader> = {
-    json: jsonBodyReader(limit, express.json({ type: JSON_TYPES, limit, strict: true }) as unknown as BodyReader),
-    records: express.json({ type: JSON_TYPES, limit: deps.config.ingestBodyLimit, strict: true }) as unknown as BodyReader,
-    form: express.text({ type: FORM_TYPE, limit }) as unknown as BodyReader,
+    json: jsonBodyReader(limits.json, express.json({ type: JSON_TYPES, limit: limits.json, strict: true }) as unknown as BodyReader),
+    records: express.json({ type: JSON_TYPES, limit: limits.records, strict: true }) as unknown as BodyReader,
+    form: express.text({ type: FORM_TYPE, limit: limits.form }) as unknown as BodyReader,
   };
   const write = (res: ServerResponse, at: RequestAt, result: HttpResult, surface: Surface): void => writeResult(res, at.method, result, surface, at.requestId);
 
@@ -74,8 +75,7 @@ export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Sur
         runRoute(route, input, deps).then((result) => write(res, at, result, route.surface), failed);
       };
       if (!policy) return run();
-      const bodyLimit = policy.reader === 'records' ? deps.config.ingestBodyLimit : limit;
-      readers[policy.reader](req, res, (err) => (err ? failed(bodyReadError(err, bodyLimit)) : run()));
+      readers[policy.reader](req, res, (err) => (err ? failed(bodyReadError(err, limits[policy.reader])) : run()));
     },
     fail(err, _req, res, at, headers) {
       const surface = surfaceOf(at.path);

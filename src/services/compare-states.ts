@@ -4,7 +4,7 @@
 import type { Program } from '../domain/vocabulary.js';
 import { outsideProgram, type OutsideProgram } from '../domain/program-scope.js';
 import { ruleKey, type ReadModel } from '../corpus/read-model.js';
-import { outsideFor } from '../corpus/program-gap.js';
+import { programNotRun } from '../corpus/program-gap.js';
 import { toQueryEcho, type SubjectQuery } from './lookup.js';
 import { COMPARE_GAP_FIELDS, nullFields, toPaRule } from './pa-rule.js';
 
@@ -88,7 +88,7 @@ function itemFor(model: ReadModel, state: string, q: CompareQuery): CompareItem 
   if (!item) {
     const rule = model.rules.get(key);
     // A state-specific gap no rule will fill says so on its row; the program-wide case (Part D services) is said once, at the top.
-    const outside = rule || outsideProgram(q.program, q.subject) ? undefined : outsideFor(model, { state, program: q.program, subject: q.subject });
+    const outside = rule || outsideProgram(q.program, q.subject) ? undefined : programNotRun(model, state, q.program);
     item = rule
       ? Object.freeze({ state_abbr: state, gap: false as const, ...toPaRule(rule) })
       : Object.freeze({ ...gapItem(state), ...(outside ? { outside_program: outside } : {}) });

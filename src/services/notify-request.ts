@@ -2,7 +2,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isDrugClass, isJurisdiction, isServiceCategory, normalizeProgram, type Program, type SubjectKind } from '../domain/vocabulary.js';
 import { ApiError } from '../domain/api-error.js';
-import { outsideFor } from '../corpus/program-gap.js';
+import { programNotRun } from '../corpus/program-gap.js';
 import { outsideProgram } from '../domain/program-scope.js';
 import type { ReadModel } from '../corpus/read-model.js';
 
@@ -105,9 +105,10 @@ export function parseNotifyBody(body: unknown): NotifyRequest {
  */
 export function assertWatchable(model: ReadModel, req: NotifyRequest): void {
   if (!req.program) return;
-  const outside = outsideFor(model, { state: req.state, program: req.program, subject: { kind: req.kind, code: req.subject } });
+  const benefit = outsideProgram(req.program, { kind: req.kind, code: req.subject });
+  const outside = benefit ?? programNotRun(model, req.state, req.program);
   if (!outside) return;
-  const field = outsideProgram(req.program, { kind: req.kind, code: req.subject }) ? 'subject' : 'program';
+  const field = benefit ? 'subject' : 'program';
   throw invalid(field, `Invalid ${field} for ${req.state} ${req.program} ${req.kind} '${req.subject}': ${outside.reason} Ask program ${outside.try_programs.join(' or ')} instead.`);
 }
 

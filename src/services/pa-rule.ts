@@ -114,11 +114,15 @@ export const offersVoluntaryPa = (rule: CoverageRuleDoc): boolean =>
  * An excluded subject's steps, in the spec's order (documentation, submission, turnaround): it has no PA route, so
  * the steps say "not covered" instead of "no PA needed; bill as usual".
  */
+/** The first item of step 1 for a rule limited to a population: it speaks for them only. */
+const appliesToItems = (r: CoverageRuleDoc['requirement']): string[] =>
+  r.population ? [`Applies to ${r.population} only: the source claims nothing for other members`] : [];
+
 function notCoveredSteps(rule: CoverageRuleDoc): NextStep[] {
   const x = rule.requirement.exclusion!;
   return [
     { step: 1, title: 'Not covered', items: [
-      ...(rule.requirement.population ? [`Applies to ${rule.requirement.population} only: the source claims nothing for other members`] : []),
+      ...appliesToItems(rule.requirement),
       `Not covered; a claim will be denied. ${x.reason}`, `Where the exclusion is stated: ${x.citation}`,
     ] },
     { step: 2, title: 'Submission', items: [`No prior authorization request leads to coverage. ${NOT_COVERED_OPTIONS}`] },
@@ -139,7 +143,7 @@ export function toNextSteps(rule: CoverageRuleDoc): NextStep[] {
   // Conditional PA (some agents or situations only, a PDL's non-preferred agents for example): the criteria say when.
   const conditional = r.paRequired && r.paType === 'conditional';
   const gather = distinctItems([
-    ...(r.population ? [`Applies to ${r.population} only: the source claims nothing for other members`] : []),
+    ...appliesToItems(r),
     ...(conditional ? ['Check the criteria first: prior authorization applies only to the agents or situations they name; where none applies, no request is needed'] : []),
     ...(r.paRequired
       ? r.documentation.length

@@ -12,7 +12,7 @@ import { ruleByQuestionnaireId, scopeOfQuestionnaireId, toDtrQuestionnaire } fro
 import { toValueSet, valueSetKeyById } from '../../fhir/dtr/value-sets.js';
 import { isFailure, type Failure } from '../../fhir/outcome.js';
 import { DTR_NEXT_READS, DTR_PACKAGE_READS } from '../../fhir/shape/reads.js';
-import { outsideFor } from '../../corpus/program-gap.js';
+import { noneWillExist, outsideFor } from '../../corpus/program-gap.js';
 
 const dtrQuestionnaire: FhirPathDecl = {
   kind: 'path',
@@ -39,9 +39,8 @@ const dtrQuestionnaire: FhirPathDecl = {
     const rule = env.model.rules.get(`${sp.state}|${sp.program}|${kind}|${code}`);
     if (!rule) {
       const outside = outsideFor(env.model, { state: sp.state, program: sp.program, subject: { kind, code } });
-      const message = outside
-        ? `No rule for ${sp.state} ${sp.program} ${kind} '${code}': none will exist. ${outside.reason} Ask ${outside.try_programs.join(' or ')} instead.`
-        : `No verified rule for ${sp.state} ${sp.program} ${kind} '${code}' yet`;
+      const what = `${sp.state} ${sp.program} ${kind} '${code}'`;
+      const message = outside ? noneWillExist(what, outside) : `No verified rule for ${what} yet`;
       return { status: 404, code: 'scope_gap', message, scope };
     }
     return { body: toDtrQuestionnaire(rule, env.base), scope };

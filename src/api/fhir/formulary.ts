@@ -9,7 +9,7 @@ import { isFailure } from '../../fhir/outcome.js';
 import type { Basic, CodeableConcept, InsurancePlan, Location, MedicationKnowledge, Resource } from '../../fhir/r4.js';
 import { runSearch, type DateValue, type IndexedParam, type SearchSpec, type TokenValue } from '../search.js';
 import { usdfIndex, type UsdfResource } from '../../fhir/usdf/resources.js';
-import { outsideFor } from '../../corpus/program-gap.js';
+import { noneWillExist, programNotRun } from '../../corpus/program-gap.js';
 
 const formulary: FhirPathDecl = {
   kind: 'path',
@@ -36,10 +36,8 @@ const formulary: FhirPathDecl = {
     const scope = { states: [sp.state], programs: [sp.program] };
     if (!bundle) {
       // Medicaid managed care in a state with no plans: no drug rule will exist (corpus/program-gap.ts).
-      const outside = outsideFor(env.model, { state: sp.state, program: sp.program, subject: { kind: 'drug', code: 'hepatitis_c' } });
-      const message = outside
-        ? `No drug rule for ${sp.state} ${sp.program}: none will exist. ${outside.reason} Ask ${outside.try_programs.join(' or ')} instead.`
-        : `No verified drug rule for ${sp.state} ${sp.program} yet`;
+      const outside = programNotRun(env.model, sp.state, sp.program);
+      const message = outside ? noneWillExist(`${sp.state} ${sp.program} drugs`, outside) : `No verified drug rule for ${sp.state} ${sp.program} yet`;
       return { status: 404, code: 'scope_gap', message, scope };
     }
     return { body: bundle, scope };

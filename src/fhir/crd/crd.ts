@@ -20,7 +20,7 @@ import { externalReferenceCard, limitsCard, unresolvedCard, verdictCard } from '
 import { reason, toCoverageInformation, type CoverageDetail, type CoverageVerdict } from './coverage-info.js';
 import { EVALUATED_TYPES, isResource, type HookData } from './hook-data.js';
 import type { CdsCard, CdsHookRequest, CdsResponse, CdsSystemAction } from './types.js';
-import { ageOn, outsideAges } from '../../domain/population.js';
+import { ageOutside } from '../../domain/population.js';
 
 export interface CrdOptions {
   base: string;
@@ -289,8 +289,8 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     }
     const rule = res.rule;
     // A rule limited to an age group speaks only for it: the patient's age outside it leaves the order undetermined.
-    const age = ageOn((data.patient as Patient | undefined)?.birthDate, today);
-    if (outsideAges(rule.requirement.ages, age)) {
+    const age = ageOutside(rule.requirement.ages, (data.patient as Patient | undefined)?.birthDate, today);
+    if (age !== undefined) {
       unresolved(`The verified rule for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${rule.subject.kind} '${rule.subject.code}' applies to ${rule.requirement.population} only; this patient (age ${age}) is outside it, so no verified rule speaks for this order.`);
       continue;
     }

@@ -17,7 +17,7 @@ import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
 import type { CoverageContext } from '../resolve/coverage-context.js';
 import type { PasRequest } from './request.js';
 import { outsideFor } from '../../corpus/program-gap.js';
-import { ageOn, outsideAges } from '../../domain/population.js';
+import { ageOutside } from '../../domain/population.js';
 
 export type ItemAction = ReviewActionCode | 'cancelled';
 
@@ -121,8 +121,8 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
   const r = res.rule;
   // A rule limited to an age group speaks only for it: a patient outside it is pended, never decided by that rule.
   const patient = req.lookup(req.claim.patient, req.claim) as { birthDate?: unknown } | undefined;
-  const age = ageOn(patient?.birthDate, isoDate(now));
-  if (outsideAges(r.requirement.ages, age)) {
+  const age = ageOutside(r.requirement.ages, patient?.birthDate, isoDate(now));
+  if (age !== undefined) {
     return { sequence, action: 'A4', subjectKind: r.subject.kind, notes: [`Pended for manual review: the verified rule ${r.id} applies to ${r.requirement.population} only; this patient (age ${age}) is outside it, so no verified rule decides this item.`] };
   }
   const base = { sequence, ruleId: r.id, subjectKind: r.subject.kind, turnaround: { standardHours: r.turnaround.standardHours, expeditedHours: r.turnaround.expeditedHours } };

@@ -2,7 +2,10 @@
 // ("Appeal ladders and deadlines"), which marks each one [C] (seen in an official or regulation-text source) or
 // [M] (from memory, not yet confirmed). A [M] fact is served with lower confidence and a caveat saying so; no
 // CFR section is cited here that the reference does not name.
-import type { Program } from '../../domain/vocabulary.js';
+import type { Program, SubjectKind } from '../../domain/vocabulary.js';
+import type { CoverageRuleDoc } from '../../domain/documents.js';
+import type { ReadModel } from '../../corpus/read-model.js';
+import { carvedOutTo, chipInPlans } from '../../corpus/program-gap.js';
 
 /** [C] -> confirmed, [M] -> unconfirmed. */
 export type FactStatus = 'confirmed' | 'unconfirmed';
@@ -279,3 +282,14 @@ export const CHIP_MANAGED_CARE: AppealLadder = {
   notes: 'The state review after the plan appeal is set by each state (42 CFR 457.1130-457.1170), so no deadline is computed for it.',
 };
 
+/**
+ * The appeal ladder of the program that decides a request: a hand-over's rule is another program's (a dual's drugs:
+ * Part D), and a gap in a carved-out kind is decided where the kind's rules are. CHIP keeps its own ladder even where
+ * its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal rules without 438.420's continued
+ * benefits, and the state's CHIP review in place of a fair hearing.
+ */
+export function ladderOf(model: ReadModel, q: { state: string; program: Program; subject: { kind: SubjectKind } }, rule: CoverageRuleDoc | null): AppealLadder {
+  if (q.program !== 'chip') return ladderFor(rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
+  const inPlans = rule ? rule.decidedBy === 'medicaid_mco' : chipInPlans(model, q.state);
+  return inPlans ? CHIP_MANAGED_CARE : ladderFor('chip');
+}

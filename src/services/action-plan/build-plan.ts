@@ -11,14 +11,13 @@ import {
 } from '../../domain/vocabulary.js';
 import { payerRuleKey, ruleKey, type ReadModel } from '../../corpus/read-model.js';
 import { toQueryEcho } from '../lookup.js';
-import { carvedOutTo, chipInPlans, outsideFor } from '../../corpus/program-gap.js';
+import { outsideFor } from '../../corpus/program-gap.js';
 import { offersVoluntaryPa, toPaRule } from '../pa-rule.js';
 import { isNotCovered } from '../../domain/coverage-exclusion.js';
 import {
   FACT_CONFIDENCE,
   UNCONFIRMED_CAVEAT,
-  CHIP_MANAGED_CARE,
-  ladderFor,
+  ladderOf,
   type AppealLadder,
   type FactStatus,
 } from './appeal-ladders.js';
@@ -307,12 +306,7 @@ export function buildActionPlan(model: ReadModel, q: ActionPlanQuery, now: Date)
   const g = ground(model, q);
   if (!g) return { kind: 'scope_gap' };
   const today = isoDate(now);
-  // The program that decides the request: a hand-over's rule is another program's (a dual's drugs: Part D).
-  // CHIP keeps its own ladder even where its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal
-  // rules without 438.420's continued benefits, and the state's CHIP review in place of a fair hearing.
-  const ladder = q.program === 'chip'
-    ? ((g.rule ? g.rule.decidedBy === 'medicaid_mco' : chipInPlans(model, q.state)) ? CHIP_MANAGED_CARE : ladderFor('chip'))
-    : ladderFor(g.rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
+  const ladder = ladderOf(model, q, g.rule);
   const noticeDate = q.context.denied ? addDays(today, -(q.context.denialDaysAgo ?? 0)) : null;
   const changes = changeWindows(model.events, q, today);
   const waitFor = waitWindow(changes);
