@@ -183,9 +183,15 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     const res = await post('service-coverage-requirements?state=TX&program=part_d', body);
     expect(res.status).to.equal(200);
     expectValidResponse(res.body);
-    expect(why(res.body)[0]).to.contain("No rule for TX Medicare Part D service 'advanced_imaging'");
-    expect(why(res.body)[0]).to.contain('Original Medicare (Parts A and B) or a Medicare Advantage plan');
-    expect(why(res.body)[0]).to.not.contain('yet');
+    // Not "not determined": not covered under this Coverage (CRD 2.0.1 not-covered, no pa-needed), with the reason.
+    expect(verdicts(res.body)).to.deep.equal([['1357', 'not-covered', undefined]]);
+    const i = info(res.body.systemActions[0]);
+    expect(i['coverage-assertion-id']![0]).to.match(/^outside-[0-9a-f]{16}$/);
+    expect((i.reason![0] as Any).text).to.contain("No rule for TX Medicare Part D service 'advanced_imaging'").and.contain('Original Medicare (Parts A and B) or a Medicare Advantage plan');
+    expect(why(res.body)).to.deep.equal([]);
+    const card = res.body.cards.find((c: Any) => c.summary.startsWith('Not covered by this coverage'));
+    expect(card.summary).to.equal('Not covered by this coverage: ServiceRequest/1357');
+    expect(card.detail).to.contain('Original Medicare (Parts A and B) or a Medicare Advantage plan').and.contain('not-covered').and.not.contain('yet');
   });
 
   it('when the member is in Medicaid managed care in a state that has no plans (WY), then the card says its rules are fee-for-service, not "no verified rule yet"', async () => {

@@ -362,6 +362,14 @@ describe('CRD 2.0.1: six hooks on the sample corpus, over HTTP', function () {
     expect(mri).to.deep.include({ covered: ['conditional'], 'pa-needed': ['conditional'], 'info-needed': ['OTH'] });
     expect((mri.reason![0] as Any).text).to.contain('http://loinc.org|24338-6');
     expect(mri['coverage-assertion-id']![0]).to.match(/^undetermined-[0-9a-f]{16}$/);
+    // The id names this answer: the same order with another code (another reason) in the same hook call gets another id;
+    // sent again, the same answer keeps its id.
+    const other = orderSignThreeOrders();
+    other.context.draftOrders.entry[1].resource.code = { coding: [{ system: 'http://loinc.org', code: '2345-7' }] };
+    const again = await post('service-coverage-requirements', other);
+    expect(infoOf(again.body.systemActions[1])['coverage-assertion-id']![0]).to.match(/^undetermined-/).and.not.equal(mri['coverage-assertion-id']![0]);
+    const same = await post('service-coverage-requirements', req);
+    expect(infoOf(same.body.systemActions[1])['coverage-assertion-id']).to.deep.equal(mri['coverage-assertion-id']);
     const why = res.body.cards.filter((c: Any) => c.summary.startsWith('Coverage requirements not determined'));
     expect(why.map((c: Any) => c.extension['davinci-crd.associated-resource'][0].reference)).to.deep.equal(['ServiceRequest/sr-mri', 'NutritionOrder/no-1']);
     expect(why[0].detail).to.contain('http://loinc.org|24338-6').and.contain('conditional (not determined)');

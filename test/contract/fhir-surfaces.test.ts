@@ -280,7 +280,9 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
       const again = await fhirPost('/v1/Claim/$submit?state=OH&program=part_d', claim);
       const cr2 = again.body.entry[0].resource;
       expect(cr2.preAuthRef).to.not.equal(cr.preAuthRef);
-      expect(cr2.processNote.map((n: Any) => n.text).join(' ')).to.match(/no rule will exist for OH part_d .*covers outpatient prescription drugs/);
+      // An MRI is outside Part D's benefit: not certified (A3), as CRD says not-covered, naming where to submit instead.
+      expect(reviewCodes(cr2).map(([, code]: [number, string]) => code)).to.deep.equal(['A3', 'A3']);
+      expect(cr2.processNote.map((n: Any) => n.text).join(' ')).to.match(/Not certified: no rule will exist for OH part_d .*covers outpatient prescription drugs.* Submit to medicare_traditional or medicare_advantage instead\./);
       // The same Claim to the same state and program again is the same submission.
       const same = await fhirPost('/v1/Claim/$submit?state=WY&program=medicaid_mco', claim);
       expect(same.body.entry[0].resource.preAuthRef).to.equal(cr.preAuthRef);

@@ -2,7 +2,8 @@
 // answers 400 for malformed bodies first; this is the second line: a value of the wrong shape is skipped).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { runCoverageRequirements, configurationOf, ruleVerdict, undetermined } from '../../src/fhir/crd/crd.js';
+import { runCoverageRequirements, configurationOf } from '../../src/fhir/crd/crd.js';
+import { ruleVerdict, undetermined } from '../../src/fhir/crd/verdict.js';
 import { toCoverageInformation } from '../../src/fhir/crd/coverage-info.js';
 import { gatherHookData } from '../../src/fhir/crd/hook-data.js';
 import { CRD_HOOKS, type CdsHookRequest } from '../../src/fhir/crd/types.js';

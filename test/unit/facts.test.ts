@@ -314,6 +314,18 @@ describe('curated facts: a hand-over (follows) serves the followed program\'s ru
     expect(applyFacts([dualRule()], [long, pdRoute(), longer]).report.errors.join()).to.match(/tx\.dual-eligible\.d\.hepatitis-c: criteria with the hand-over's scope_basis run past 4000 characters/);
   });
 
+  it('a hand-over for some members only (population) serves them as the rule\'s applies_to, before the followed requirement\'s own', () => {
+    const dsnp = handOver({ population: 'dual eligibles enrolled in a Medicare Advantage plan (such as a D-SNP)' });
+    const r = applyFacts([dualRule()], [partD(), pdRoute(), dsnp]).rules[0];
+    expect(r.verification.status).to.equal('verified');
+    expect(r.requirement.population).to.equal('dual eligibles enrolled in a Medicare Advantage plan (such as a D-SNP)');
+    const narrowed = partD({ requirement: { pa_required: true, pa_type: 'conditional', pa_mode: 'plan_may_require', criteria: 'The Part D plan decides.', population: 'members under 18' } });
+    expect(applyFacts([dualRule()], [narrowed, pdRoute(), dsnp]).rules[0].requirement.population).to.equal('dual eligibles enrolled in a Medicare Advantage plan (such as a D-SNP); among them, members under 18');
+    expect(applyFacts([dualRule()], [partD(), pdRoute(), handOver()]).rules[0].requirement.population, 'no population: the hand-over speaks for every member').to.equal(undefined);
+    const long = handOver({ population: 'p'.repeat(190) });
+    expect(applyFacts([dualRule()], [narrowed, pdRoute(), long]).report.errors.join()).to.match(/populations together run past 200 characters/);
+  });
+
   it('the loader: a hand-over needs scope_basis, states nothing of its own, and never follows its own program', () => {
     const base = { programs: ['dual_eligible'], follows: 'part_d', subjects: { kind: 'drug' }, requirement: undefined, scope_basis: 'Duals get drugs from Part D.' };
     expect(loadOne(factYaml(base)).errors).to.deep.equal([]);
@@ -322,5 +334,8 @@ describe('curated facts: a hand-over (follows) serves the followed program\'s ru
     expect(loadOne(factYaml({ ...base, requirement: { pa_required: false, pa_type: 'none', criteria: 'x' } })).errors.join()).to.match(/sets no requirement, submission, clock or effective of its own/);
     expect(loadOne(factYaml({ ...base, programs: ['part_d'] })).errors.join()).to.match(/follows part_d, one of its own programs/);
     expect(loadOne(factYaml({ ...base, follows: 'medicare_part_z' })).errors.join()).to.match(/follows/);
+    expect(loadOne(factYaml({ ...base, population: 'duals in an MA plan' })).facts[0].population).to.equal('duals in an MA plan');
+    const own = { programs: ['dual_eligible'], subjects: { kind: 'drug' }, requirement: { pa_required: false, pa_type: 'none', criteria: 'x' }, population: 'some' };
+    expect(loadOne(factYaml(own)).errors.join()).to.match(/population on a fact of its own goes in its requirement/);
   });
 });

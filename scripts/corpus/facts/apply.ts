@@ -33,6 +33,8 @@ export const NO_CLOCK_BASIS = 'No decision timeframe traced to an official sourc
 const MAX_CRITERIA = 4000;
 /** A served exclusion's citation limit (the ingest schema's). */
 const MAX_CITATION = 500;
+/** A served population's limit (the ingest schema's). */
+const MAX_POPULATION = 200;
 
 const GROUPS = ['requirement', 'submission', 'clock', 'effective'] as const;
 type Group = (typeof GROUPS)[number];
@@ -151,6 +153,15 @@ export function applyFacts(rules: readonly CoverageRuleDoc[], facts: readonly Fa
 }
 
 /**
+ * Whom a derived rule applies to: the hand-overs' people (each narrower than the last), then the followed requirement's
+ * own population within them. Undefined when neither limits it.
+ */
+function populationOf(handOvers: readonly Fact[], own: string | undefined): string | undefined {
+  const parts = [...handOvers.map((f) => f.population).filter((p): p is string => !!p), ...(own ? [own] : [])];
+  return parts.length ? parts.join('; among them, ') : undefined;
+}
+
+/**
  * A rule from the facts chosen for it. `handOvers` are the follows facts that led to the chosen facts' program: their
  * scope statements go before the criteria, their evidence before the rule's, and they must be reviewed too.
  */
@@ -175,6 +186,8 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
   if (!handOvers.length && decider && decider !== rule.program) next.decidedBy = decider;
   const req = chosen.requirement?.requirement;
   if (req) {
+    const population = populationOf(handOvers, req.population);
+    if (population && population.length > MAX_POPULATION) report.errors.push(`${rule.id}: the hand-over's and the requirement's populations together run past ${MAX_POPULATION} characters`);
     const mode = req.pa_mode ?? 'required';
     const none = req.pa_type === 'none';
     next.requirement = {
@@ -184,7 +197,7 @@ function derive(rule: CoverageRuleDoc, chosen: Partial<Record<Group, Fact>>, han
       documentation: none ? [] : distinctItems(req.documentation ?? []),
       ...(req.pa_mode ? { paMode: req.pa_mode } : {}),
       ...(req.new_starts_only !== undefined ? { newStartsOnly: req.new_starts_only } : {}),
-      ...(req.population ? { population: req.population } : {}),
+      ...(population ? { population } : {}),
       ...(req.ages ? { ages: { ...req.ages } } : {}),
       ...(req.step_therapy && !none ? { stepTherapy: req.step_therapy } : {}),
       ...(req.quantity_limit && !none ? { quantityLimit: req.quantity_limit } : {}),

@@ -34,6 +34,8 @@ export interface Fact {
   scopeBasis?: string;
   /** A hand-over: these programs take the followed program's rule for the same jurisdiction and subject. */
   follows?: Program;
+  /** A hand-over for some members only (for example duals enrolled in a Medicare Advantage plan): served as applies_to. */
+  population?: string;
   /**
    * The program whose agency decides requests (and whose appeals apply) for the fact's other programs: a benefit carved
    * out of managed care (pharmacy paid and decided fee-for-service for plan members). One of the fact's programs.
@@ -194,7 +196,8 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
         if (f.requirement || f.submission || f.clock || f.effective) errors.push(`${ref}: a follows fact sets no requirement, submission, clock or effective of its own`);
         if (!f.scope_basis) errors.push(`${ref}: a follows fact needs scope_basis (why ${f.follows}'s rule applies to ${f.programs.join(', ')})`);
         if (f.programs.includes(f.follows)) errors.push(`${ref}: follows ${f.follows}, one of its own programs`);
-      } else if (!f.requirement && !f.submission && !f.clock && !f.effective) errors.push(`${ref}: states nothing (no requirement, submission, clock or effective)`);
+      } else if (f.population) errors.push(`${ref}: population on a fact of its own goes in its requirement (top-level population is a hand-over's)`);
+      else if (!f.requirement && !f.submission && !f.clock && !f.effective) errors.push(`${ref}: states nothing (no requirement, submission, clock or effective)`);
       if (f.decided_by) {
         if (f.follows) errors.push(`${ref}: decided_by goes on a fact of its own, not on a hand-over (a hand-over's rule is already decided by the followed program)`);
         if (!f.programs.includes(f.decided_by) || f.programs.length < 2) errors.push(`${ref}: decided_by ${f.decided_by} must be one of the fact's programs, beside the ones it decides for`);
@@ -224,6 +227,7 @@ export function loadFacts(dir: string, root = dir): LoadedFacts {
         ref, id: f.id, file: file.jurisdiction, jurisdictions, programs: f.programs, subjects: f.subjects,
         ...(f.scope_basis ? { scopeBasis: f.scope_basis } : {}),
         ...(f.follows ? { follows: f.follows } : {}),
+        ...(f.population ? { population: f.population } : {}),
         ...(f.decided_by ? { decidedBy: f.decided_by } : {}),
         ...(r ? { requirement: r } : {}),
         ...(f.submission ? { submission: f.submission } : {}),

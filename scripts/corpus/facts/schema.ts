@@ -33,6 +33,8 @@ const fact = {
     scope_basis: text(1000),
     /** The program whose rule this fact's programs take over for its subjects (FORMAT.md, "follows"). */
     follows: { enum: [...PROGRAMS] },
+    /** A hand-over's people, where the source hands over for some of the program's members only (FORMAT.md, "follows"). */
+    population: text(200),
     /** The program that decides requests for this fact's other programs (a benefit carved out of managed care). */
     decided_by: { enum: [...PROGRAMS] },
     subjects: {

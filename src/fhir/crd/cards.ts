@@ -163,6 +163,18 @@ export function unresolvedCard(target: Resource | string, why: string, label: st
   };
 }
 
+/** An order outside the member's program's benefit: not covered under this Coverage, and where it is covered instead. */
+export function outsideBenefitCard(target: Resource, why: string, label: string, seed: string): CdsCard {
+  return {
+    uuid: uuidFrom(`outside|${seed}`),
+    summary: summary(`Not covered by this coverage: ${ref(target)}`),
+    detail: `${why}\n\nCoverage information saying not-covered, with this reason, was added to it. Check the member's other coverage before ordering.`,
+    indicator: 'info',
+    source: { label, topic: TOPIC.coverageInfo },
+    extension: associated(target),
+  };
+}
+
 /** One External Reference card with the policy sources not already linked from a verdict card (absolute links only). */
 export function externalReferenceCard(rules: readonly CoverageRuleDoc[], label: string, seed: string): CdsCard | undefined {
   const bySource = new Map<string, CoverageRuleDoc>();

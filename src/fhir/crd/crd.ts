@@ -7,7 +7,8 @@
 import type { ReadModel } from '../../corpus/read-model.js';
 import type { CoverageRuleDoc } from '../../domain/documents.js';
 import { PROGRAM_LABELS } from '../../domain/vocabulary.js';
-import { outsideFor } from '../../corpus/program-gap.js';
+import { programNotRun } from '../../corpus/program-gap.js';
+import { outsideProgram } from '../../domain/program-scope.js';
 import { PRAUTH_DETAIL_CS, PROCEDURE_CODE_SYSTEMS } from '../../../fhir-profiles/canonicals.js';
 import { questionnaireUrl, questionnaireVersion, shortHash } from '../ids.js';
 import { isoDate } from '../../domain/time.js';
@@ -16,8 +17,9 @@ import type { CodeableConcept, Coverage, Extension, Organization, Patient, Refer
 import { coverageOf } from '../resolve/lookup.js';
 import { requestCodings, resolveRule } from '../resolve/rule-for-codes.js';
 import { resolveCoverageContext, type CoverageContext, type ExplicitHints } from '../resolve/coverage-context.js';
-import { externalReferenceCard, limitsCard, unresolvedCard, verdictCard } from './cards.js';
-import { reason, toCoverageInformation, type CoverageDetail, type CoverageVerdict } from './coverage-info.js';
+import { externalReferenceCard, limitsCard, outsideBenefitCard, unresolvedCard, verdictCard } from './cards.js';
+import { toCoverageInformation } from './coverage-info.js';
+import { outsideBenefit, ruleVerdict, undetermined } from './verdict.js';
 import { EVALUATED_TYPES, isResource, type HookData } from './hook-data.js';
 import type { CdsCard, CdsHookRequest, CdsResponse, CdsSystemAction } from './types.js';
 import { ageOutside } from '../../domain/population.js';
@@ -61,95 +63,6 @@ export function configurationOf(req: CdsHookRequest): CrdConfiguration {
   };
 }
 
-/**
- * What a rule's coverage information says whatever the request: its details and reasons. Made once per rule (the
- * read model's rule documents do not change; a reload brings new ones) and frozen, so answers share them.
- */
-interface RuleParts {
-  details: readonly CoverageDetail[];
-  /** notification_only: the reason saying who must be notified. */
-  notification: readonly CodeableConcept[];
-  /** conditional: the criteria reason, then the documentation reason when documentation is listed. */
-  conditional: readonly CodeableConcept[];
-  /** The documentation reason alone (auth-needed), empty when none is listed. */
-  documentation: readonly CodeableConcept[];
-  /** not-covered: the exclusion and where it is stated (empty when the rule has none). */
-  exclusion: readonly CodeableConcept[];
-}
-const PARTS = new WeakMap<CoverageRuleDoc, RuleParts>();
-
-/** A reason short enough for an order's coverage-information: the first sentence, cut at a word near 240 characters. */
-function brief(text: string): string {
-  const first = text.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? text;
-  if (first.length <= 240) return first === text ? text : `${first} (full criteria: the 'criteria' detail)`;
-  return `${first.slice(0, 240).replace(/\s+\S*$/, '')}… (full criteria: the 'criteria' detail)`;
-}
-
-function partsOf(rule: CoverageRuleDoc): RuleParts {
-  let parts = PARTS.get(rule);
-  if (parts) return parts;
-  const r = rule.requirement;
-  const code = (c: string, display: string) => ({ system: PRAUTH_DETAIL_CS, code: c, display });
-  // A rule another program decides (a hand-over): its documentation is the deciding program's, not its own source's
-  // publisher's (a dual's Part D exception documentation is not the state Medicaid agency's list).
-  const lister = rule.decidedBy ? `the ${PROGRAM_LABELS[rule.decidedBy]} rule` : rule.source.publisher;
-  const documentation = r.documentation.length ? [reason(`Send the documentation ${lister} lists with the prior authorization request: ${r.documentation.join('; ')}`)] : [];
-  parts = deepFreeze({
-    details: [
-      { code: code('policy-source', 'Policy source'), value: { string: rule.source.url } },
-      { code: code('last-verified', 'Rule last verified'), value: { string: rule.verification.lastVerified } },
-      ...(r.criteria ? [{ code: code('criteria', 'Coverage criteria'), value: { string: r.criteria } }] : []),
-    ],
-    notification: [reason(`Prior authorization is not required, but ${rule.source.publisher} must be notified: ${brief(r.criteria)}`)],
-    conditional: [reason(`Prior authorization depends on the criteria: ${brief(r.criteria)}`), ...documentation],
-    documentation,
-    exclusion: r.exclusion ? [reason(`Not covered: ${r.exclusion.reason} (${r.exclusion.citation}). A claim will be denied; a prior authorization request does not lead to coverage.`)] : [],
-  });
-  PARTS.set(rule, parts);
-  return parts;
-}
-
-/**
- * Our rule as CRD 2.0.1 coverage information: covered, with pa-needed always (crd-ci-q2), never indeterminate; or,
- * where the program excludes the subject, not-covered with the exclusion as the reason (no pa-needed: crd-ci-q2 lets
- * a not-covered answer leave it out, and no PA applies).
- */
-export function ruleVerdict(rule: CoverageRuleDoc, coding: { system?: string; code?: string }, base: Pick<CoverageVerdict, 'coverage' | 'date'>, questionnaire: string): CoverageVerdict {
-  const r = rule.requirement;
-  const parts = partsOf(rule);
-  // Built field by field (no spreads): one answer makes one per order.
-  const v: CoverageVerdict = { coverage: base.coverage, date: base.date, details: parts.details, assertionId: rule.id, covered: 'covered' };
-  if (coding.system && coding.code && PROCEDURE_CODE_SYSTEMS.includes(coding.system)) v.billingCode = [{ system: coding.system, code: coding.code }];
-  if (r.exclusion) {
-    v.covered = 'not-covered';
-    v.reason = parts.exclusion;
-    return v;
-  }
-  if (!r.paRequired) {
-    v.paNeeded = 'no-auth';
-    return v;
-  }
-  if (r.paType === 'notification_only') {
-    v.paNeeded = 'no-auth';
-    v.reason = parts.notification;
-    return v;
-  }
-  if (r.documentation.length > 0) {
-    v.docNeeded = 'clinical';
-    v.docPurpose = ['withpa'];
-    v.questionnaire = [questionnaire];
-  }
-  if (r.paType === 'conditional') {
-    v.paNeeded = 'conditional';
-    v.infoNeeded = ['OTH'];
-    v.reason = parts.conditional;
-  } else {
-    v.paNeeded = 'auth-needed';
-    if (parts.documentation.length) v.reason = parts.documentation;
-  }
-  return v;
-}
-
 function insurerLabel(model: ReadModel, cc: CoverageContext, rule: CoverageRuleDoc): string {
   // The insurer the patient would recognise: their payer when it serves this state and program.
   if (cc.payer?.jurisdictions.includes(rule.jurisdiction) && cc.payer.programs.includes(rule.program)) return cc.payer.name;
@@ -178,23 +91,6 @@ function updateAction(target: Resource, info: Extension): CdsSystemAction {
   const own = (target as { extension?: unknown }).extension;
   const updated = { ...target, extension: [...(Array.isArray(own) ? own : []), info] } as Resource;
   return { type: 'update', description: `Coverage information for ${target.resourceType}/${target.id ?? '(no id)'}`, resource: updated };
-}
-
-/**
- * Coverage we could not determine, as CRD 2.0.1 lets it be said (it has no `indeterminate`): covered and pa-needed
- * `conditional`, info-needed `OTH` (crd-ci-q3 of 2.2 asks it of conditional answers; 2.0.1 allows it) and the reason
- * as text. The assertion id names this answer only: a DTR `context` with it finds no rule.
- */
-export function undetermined(why: string, coverageRef: string, seed: string, date: string): CoverageVerdict {
-  return {
-    coverage: { reference: coverageRef },
-    covered: 'conditional',
-    paNeeded: 'conditional',
-    infoNeeded: ['OTH'],
-    reason: [reason(`Coverage could not be determined: ${why}`)],
-    date,
-    assertionId: `undetermined-${shortHash(seed, 16)}`,
-  };
 }
 
 interface CoverageUse {
@@ -274,12 +170,17 @@ export function runCoverageRequirements(model: ReadModel, req: CdsHookRequest, d
     scope.programs.add(cc.program);
     const res = resolveRule(model, { state: cc.state, program: cc.program, payer: cc.payer }, requestCodings(target, data.lookup));
     if (res.kind === 'no-rule') {
-      const outside = outsideFor(model, { state: cc.state, program: cc.program, subject: res.subject });
-      unresolved(
-        outside
-          ? `No rule for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via}): ${outside.reason}`
-          : `No verified rule yet for ${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via}).`,
-      );
+      const what = `${cc.state} ${PROGRAM_LABELS[cc.program]} ${res.subject.kind} '${res.subject.code}' (${res.via})`;
+      // Outside the program's benefit (an MRI under Part D): not covered under this Coverage, said as such.
+      const benefit = outsideProgram(cc.program, res.subject);
+      if (benefit) {
+        const why = `No rule for ${what}: ${benefit.reason}`;
+        systemActions.push(updateAction(target, toCoverageInformation(outsideBenefit(why, u.ref, seed, today))));
+        cards.push(outsideBenefitCard(target, why, u.label, seed));
+        continue;
+      }
+      const notRun = programNotRun(model, cc.state, cc.program);
+      unresolved(notRun ? `No rule for ${what}: ${notRun.reason}` : `No verified rule yet for ${what}.`);
       continue;
     }
     if (res.kind === 'unmapped') {

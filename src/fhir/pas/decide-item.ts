@@ -3,7 +3,9 @@
 //   rule, PA not required               -> A1 (certified in total) + a note that no PA was needed
 //   rule, PA required, documentation in -> A1 with a certification period (itemPreAuthPeriod)
 //   rule, PA required, documentation out-> A4 (pended) naming the documentation still missing
+//   subject outside the program's benefit (an MRI under Part D) -> A3, naming the programs to submit to instead
 //   subject known, no rule              -> A4 (pended for manual review; a data gap is never a denial)
+//   a program the state does not run    -> A4 (pended), naming the program to submit to instead
 //   rule for an age group the patient is outside of -> A4 (pended: no verified rule decides it)
 //   no code we can map                  -> A4 (pended for manual review) + a note asking for a CPT/HCPCS/RxNorm code
 import { citationLine } from '../../domain/evidence.js';
@@ -16,7 +18,8 @@ import { isOrder, type Lookup } from '../resolve/lookup.js';
 import { orderCodings, resolveRule } from '../resolve/rule-for-codes.js';
 import type { CoverageContext } from '../resolve/coverage-context.js';
 import type { PasRequest } from './request.js';
-import { outsideFor } from '../../corpus/program-gap.js';
+import { programNotRun } from '../../corpus/program-gap.js';
+import { outsideProgram } from '../../domain/program-scope.js';
 import { ageOutside } from '../../domain/population.js';
 
 export type ItemAction = ReviewActionCode | 'cancelled';
@@ -110,12 +113,17 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
     return { sequence, action: 'A4', notes: [`Pended for manual review: the service codes (${codes}) are not in our CPT/HCPCS/RxNorm code lists, so no rule could be applied automatically. Resubmit with a CPT, HCPCS or RxNorm code for an automated answer.`] };
   }
   if (res.kind === 'no-rule') {
-    const outside = outsideFor(model, { state: cc.state, program: cc.program, subject: res.subject });
+    const what = `${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'`;
+    // Outside the program's benefit (an MRI under Part D): not certified under this program, as CRD says not-covered.
+    const benefit = outsideProgram(cc.program, res.subject);
+    if (benefit) return { sequence, action: 'A3', subjectKind: res.subject.kind, notes: [`Not certified: no rule will exist for ${what}. ${benefit.reason} Submit to ${benefit.try_programs.join(' or ')} instead.`] };
+    // A program the state does not run: the request names the wrong program; pended, saying where to submit.
+    const notRun = programNotRun(model, cc.state, cc.program);
     return {
       sequence, action: 'A4', subjectKind: res.subject.kind,
-      notes: [outside
-        ? `Pended: no rule will exist for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'. ${outside.reason} Submit to ${outside.try_programs.join(' or ')} instead.`
-        : `Pended for manual review: no verified rule yet for ${cc.state} ${cc.program} ${res.subject.kind} '${res.subject.code}'.`],
+      notes: [notRun
+        ? `Pended: no rule will exist for ${what}. ${notRun.reason} Submit to ${notRun.try_programs.join(' or ')} instead.`
+        : `Pended for manual review: no verified rule yet for ${what}.`],
     };
   }
   const r = res.rule;
