@@ -2,6 +2,7 @@
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLimits, type LimitGroup } from './domain/limits.js';
+import { parseTrustProxy } from './domain/client-address.js';
 
 export interface Config {
   readonly port: number;
@@ -20,6 +21,8 @@ export interface Config {
   readonly corpusPollSeconds: number;
   readonly bodyLimit: string;
   readonly publicBaseUrl: string | undefined;
+  /** TRUST_PROXY: reverse proxies whose X-Forwarded-For names the client (IPs, CIDRs, `loopback`); empty: none. */
+  readonly trustProxy: readonly string[];
   /** RFC 9745 deprecation moment and RFC 8594 sunset of /v1/pa-lookup. */
   readonly paLookupDeprecatedAt: Date;
   readonly paLookupSunsetAt: Date;
@@ -121,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mongodbUri && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
   const publicBaseUrl = env.PUBLIC_BASE_URL || undefined;
   if (publicBaseUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (trustProxy.problem) problems.push(trustProxy.problem);
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
@@ -162,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,
     publicBaseUrl: publicBaseUrl?.replace(/\/$/, ''),
+    trustProxy: Object.freeze(trustProxy.entries),
     paLookupDeprecatedAt: date('PA_LOOKUP_DEPRECATED_AT', '2026-11-21T00:00:00Z'),
     paLookupSunsetAt: date('PA_LOOKUP_SUNSET_AT', '2027-06-30T23:59:59Z'),
     ingestCron: env.INGEST_CRON || '',

@@ -93,7 +93,8 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     vault: lazyVault(config.notify),
     sendMail: createMailer(config.notify),
     sendSms: createSmsSender(config.notify),
-    publicBaseUrl: config.publicBaseUrl,
+    // Links in messages: PUBLIC_BASE_URL, else this server's own origin (never a request's Host header).
+    messageBaseUrl: config.publicBaseUrl ?? `${config.tlsCertFile ? 'https' : 'http'}://localhost:${config.port}`,
   });
   const ingestRuns = createIngestRuns({ store, now, log, ingest: createIngester(store, corpus, now), afterChange: () => notify.dispatch() });
   const ingest = (source: IngestSource, onProgress?: IngestProgress): Promise<IngestReport> =>

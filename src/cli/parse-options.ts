@@ -3,12 +3,15 @@ import { InvalidArgumentError } from 'commander';
 import { ENDPOINT_GROUPS, isEndpointGroup, type EndpointGroup } from '../domain/endpoint-groups.js';
 import { isJurisdiction, normalizeProgram, type Program } from '../domain/vocabulary.js';
 
-export const list = (parse: (v: string) => string) => (value: string): string[] =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(parse);
+/**
+ * A comma-separated option. An option given with nothing in it (`--states ''`, `--states ','`) is refused: leaving
+ * the option out means "all", and a script passing an unset variable must not issue an unrestricted credential.
+ */
+export const list = (parse: (v: string) => string) => (value: string): string[] => {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!items.length) throw new InvalidArgumentError(`'${value}' names nothing; leave the option out to mean all`);
+  return items.map(parse);
+};
 
 export const parseState = (v: string): string => {
   const s = v.toUpperCase();

@@ -12,6 +12,7 @@ import type { HttpResult, RouteDef, Surface } from '../api/route.js';
 import { renderError, requestIdOf, runRoute, writeResult } from './pipeline.js';
 import { jsonBodyReader, type BodyReader } from './json-body.js';
 import { bodyPolicyOf, FORM_TYPE, JSON_TYPES, type BodyPolicy } from './body-policy.js';
+import { clientAddressOf, parseTrustProxy } from '../domain/client-address.js';
 
 /** A body of another type than the route reads is a 415; no body at all (curl -X POST) is left to the route. */
 function unsupportedBody(policy: BodyPolicy | undefined, req: IncomingMessage): ApiError | undefined {
@@ -55,6 +56,8 @@ export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Sur
   };
   const write = (res: ServerResponse, at: RequestAt, result: HttpResult, surface: Surface): void => writeResult(res, at.method, result, surface, at.requestId);
 
+  // Per-address limits see the client behind a trusted reverse proxy (TRUST_PROXY), else the socket's peer.
+  const addressOf = clientAddressOf(parseTrustProxy(deps.config.trustProxy.join(',')).list);
   return {
     dispatch(route, params, req, res, at) {
       const failed = (err: unknown): void => write(res, at, renderError(err, route.surface, at.requestId, deps.log), route.surface);
@@ -70,7 +73,7 @@ export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Sur
           params,
           body: (req as { body?: unknown }).body,
           requestId: at.requestId,
-          clientAddress: req.socket.remoteAddress ?? 'unknown',
+          clientAddress: addressOf(req.socket.remoteAddress, req.headers),
         };
         runRoute(route, input, deps).then((result) => write(res, at, result, route.surface), failed);
       };

@@ -96,8 +96,7 @@ export const NotifyAccepted = {
   required: ['recorded', 'id', 'state', 'kind', 'subject', 'channel', 'status'],
   properties: {
     recorded: { type: 'boolean', description: 'true once the request is stored durably' },
-    id: { type: 'string', description: 'The watch id (the same for a repeated request)' },
-    duplicate: { type: 'boolean', description: 'true when the same contact already watches the same combination' },
+    id: { type: 'string', description: 'The watch id (the same for a repeated request). The body is the same whether or not the contact already watched the combination, so it reveals nothing about what a person asked to be alerted about.' },
     status: {
       enum: ['waiting', 'notified', 'available'],
       description: '`waiting`: a message follows when the gap is filled; `notified`: it is filled, the message is queued or sent; `available`: a verified rule exists already, nothing is stored and no message follows',

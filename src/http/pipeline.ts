@@ -247,17 +247,21 @@ function knownKey(route: RouteDef, input: PipelineInput, deps: AppDeps): Princip
   if (route.auth === 'admin' || !deps.keys.verifyCached) return undefined;
   const key = headerValue(input.headers, 'x-api-key');
   const principal = key ? deps.keys.verifyCached(key.trim()) : undefined;
-  if (!principal || deps.authThrottle.blocked(input.clientAddress, deps.now())) return undefined;
   return principal;
 }
 
+/**
+ * Credentials checked, failures counted per client address. Valid credentials always pass (a blocked address is one
+ * whose failures ran past the budget, and behind a shared proxy or NAT it holds other clients too); past the budget
+ * every further failure from the address is a 429 instead of a 401, so guessing stays slow.
+ */
 async function resolveAndThrottle(route: RouteDef, input: PipelineInput, deps: AppDeps): Promise<Principal | undefined> {
-  const blocked = deps.authThrottle.blocked(input.clientAddress, deps.now());
-  if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
   try {
     return await resolveCredentials(route, input, deps);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    const blocked = deps.authThrottle.blocked(input.clientAddress, deps.now());
+    if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
     const d = await deps.authThrottle.failed(input.clientAddress, deps.now());
     if (!d.allowed) throw tooManyRequests('auth_failure', d, 'failed authentications from this address');
     if (route.surface === 'fhir' && !err.headers['WWW-Authenticate']) {

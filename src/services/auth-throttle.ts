@@ -1,8 +1,9 @@
 // Failed authentication, throttled per client address: every refused credential (bad key, token, assertion or
-// CDS JWT) uses one unit of the address's hourly `auth_failure` budget (RATE_LIMITS, default 100). Past it, the
-// address gets 429 on any credentialed request until the window ends, before its credentials are even looked at,
-// so guessing stays slow. Counting goes through the shared limiter (MongoDB: every instance counts together); the
-// "blocked until" mark is kept in process so that admitted traffic pays no extra store read.
+// CDS JWT) uses one unit of the address's hourly `auth_failure` budget (RATE_LIMITS, default 100). Past it, every
+// further failure from the address is a 429 until the window ends, so guessing stays slow; valid credentials still
+// pass (behind a shared proxy or NAT one address holds many clients; TRUST_PROXY names the proxies whose
+// X-Forwarded-For gives the client). Counting goes through the shared limiter (MongoDB: every instance counts
+// together); the "blocked until" mark is kept in process so that a blocked address's failures pay no store write.
 import type { RateLimits } from './rate-limits.js';
 import type { LimitDecision } from '../domain/limits.js';
 

@@ -34,8 +34,8 @@ export interface WatchDoc {
   contactHash: string;
   status: WatchStatus;
   createdAt: string;
-  /** Absolute base for the links in the message (PUBLIC_BASE_URL or the host the request came to). */
-  baseUrl: string;
+  /** Written by older versions (the request's Host); never read: message links use messageBaseUrl. */
+  baseUrl?: string;
   notifiedAt?: string;
   ruleId?: string;
   unsubscribedAt?: string;
@@ -79,7 +79,11 @@ export interface NotifyDeps {
   log: Logger;
   sendMail: SendMail | undefined;
   sendSms: SendSms | undefined;
-  publicBaseUrl: string | undefined;
+  /**
+   * The base of the links in messages sent later (lookup, unsubscribe): PUBLIC_BASE_URL, else this server's own
+   * origin. Never a request's Host header, which any caller can set (qa6 #2).
+   */
+  messageBaseUrl: string;
 }
 
 function watchIdOf(contactHash: string, r: NotifyRequest): string {
@@ -103,13 +107,13 @@ function esc(s: string): string {
 }
 
 /** The message: what was asked, the rule's verdict and its citation, the lookup and the unsubscribe link. */
-export function composeMessage(rule: CoverageRuleDoc, watch: WatchDoc, unsubscribeUrl: string): { subject: string; text: string; html: string; sms: string } {
+export function composeMessage(rule: CoverageRuleDoc, base: string, unsubscribeUrl: string): { subject: string; text: string; html: string; sms: string } {
   const program = PROGRAM_LABELS[rule.program] ?? rule.program;
   const what = `${rule.jurisdiction}, ${program}, ${subjectLabel(rule.subject.kind, rule.subject.code)}`;
   const verdict = rule.requirement.exclusion
     ? 'not covered (no PA route; a claim will be denied)'
     : rule.requirement.paRequired ? `PA required (${rule.requirement.paType.replace(/_/g, ' ')})` : 'no PA required';
-  const lookup = lookupUrl(watch.baseUrl, rule.jurisdiction, rule.program, rule.subject.kind, rule.subject.code);
+  const lookup = lookupUrl(base, rule.jurisdiction, rule.program, rule.subject.kind, rule.subject.code);
   const lines = [
     `A prior-authorization rule is now published for a combination you asked to watch.`,
     ``,
@@ -154,9 +158,9 @@ export function createNotifyService(deps: NotifyDeps): NotifyService {
     if (!watch || watch.status === 'unsubscribed') return; // nothing to send: done
     const rule = await rules.findOne({ id: p.ruleId });
     if (!rule) return;
-    const base = deps.publicBaseUrl ?? watch.baseUrl;
+    const base = deps.messageBaseUrl;
     const unsubscribeUrl = `${base}/v1/notify/unsubscribe?token=${encodeURIComponent(vault.unsubscribeToken(watch.id))}`;
-    const msg = composeMessage(rule, { ...watch, baseUrl: base }, unsubscribeUrl);
+    const msg = composeMessage(rule, base, unsubscribeUrl);
     const contact = vault.decrypt(watch.contactSealed);
     if (watch.channel === 'email') {
       const mail: OutgoingMail = { to: contact, subject: msg.subject, text: msg.text, html: msg.html, messageId: `${message.id}.notify`, unsubscribeUrl };
@@ -264,7 +268,6 @@ export function createNotifyService(deps: NotifyDeps): NotifyService {
         contactHash,
         status: 'waiting',
         createdAt: now.toISOString(),
-        baseUrl,
       };
       let duplicate = false;
       try {
@@ -276,14 +279,14 @@ export function createNotifyService(deps: NotifyDeps): NotifyService {
         await watches.update({ id, status: 'unsubscribed' }, { status: 'waiting' });
       }
       if (!duplicate) await closeRace(doc);
-      const stored = duplicate ? await watches.findOne({ id }) : doc;
+      // The same answer whether or not this contact already watched the combination: anyone can send anyone's contact,
+      // so the body must not tell them what that person asked to be alerted about (qa6 #3). A repeat keeps the watch.
       return {
         ok: true,
         body: {
           recorded: true,
           id,
-          duplicate,
-          status: stored?.status === 'notified' ? 'notified' : 'waiting',
+          status: !duplicate && doc.status === 'notified' ? 'notified' : 'waiting',
           ...echo,
           unsubscribe: 'Every message carries a one-click unsubscribe link (GET /v1/notify/unsubscribe?token=...)',
         },

@@ -102,10 +102,12 @@ describe('notify-when-ready', () => {
     const first = await post({ state: 'tx', subject: 'dental', kind: 'service', program: 'chip', contact: 'Watcher.One@Clinic.Example.org' });
     expect(first.status).to.equal(200);
     expectOpenApi(t.app.routes, first, 'POST');
-    expect(first.body).to.deep.include({ recorded: true, duplicate: false, status: 'waiting', state: 'TX', program: 'chip', kind: 'service', subject: 'dental', channel: 'email' });
+    expect(first.body).to.deep.include({ recorded: true, status: 'waiting', state: 'TX', program: 'chip', kind: 'service', subject: 'dental', channel: 'email' });
     expect((first.body as { contact_hint: string }).contact_hint).to.equal('W***@clinic.example.org');
     const again = await post({ state: 'TX', subject: 'dental', kind: 'service', program: 'chip', contact: 'Watcher.One@clinic.example.org', channel: 'email' });
-    expect(again.body).to.deep.include({ recorded: true, duplicate: true, id: (first.body as { id: string }).id });
+    // The same body whether or not the contact already watched it: nothing tells a stranger what this person asked for.
+    expect(again.body, 'a repeat answers exactly like the first request').to.deep.equal(first.body);
+    expect(first.body).to.not.have.property('duplicate');
     expect(await store.collection(COLLECTIONS.notifications).count()).to.equal(1);
 
     // The data directory alone does not reveal the contact; the key lives outside it, mode 0600.
@@ -190,6 +192,24 @@ describe('notify-when-ready', () => {
     const forged = await request(t.app.handler).get(`${unsub.slice(0, -3)}abc`);
     expect(forged.status).to.equal(400);
     expect(await t.deps.outbox.stats()).to.deep.equal({ pending: 0, inflight: 0, delivered: 2, dead: 0 });
+  });
+
+  it('when PUBLIC_BASE_URL is unset and the request names another Host, then the message links still point at this server, never at that Host', async () => {
+    const own = await makeTestApp([jurisdiction('TX')], {
+      store,
+      env: { SMTP_URL: mail.url, MAIL_FROM: 'prauth alerts <alerts@prauth.example.org>', NOTIFY_KEY_FILE: keyFile, PORT: '18555' },
+    });
+    const res = await request(own.app.handler).post('/v1/notify-when-ready').set('Host', 'phish.example').send({ state: 'TX', subject: 'dental', kind: 'service', program: 'chip', contact: EMAIL, channel: 'email' });
+    expect(res.status).to.equal(200);
+    // The answer goes back to the caller only: its link may use the Host it sent.
+    expect((res.body as { lookup_url: string }).lookup_url).to.equal('http://phish.example/v1/pauth-lookup?state=TX&program=chip&service=dental');
+    await own.deps.ingest(ndjson([rule({ state: 'TX', program: 'chip', code: 'dental', kind: 'service' })]));
+    await own.deps.outbox.drain();
+    expect(mail.mails).to.have.length(1);
+    const text = mail.mails[0]!.text;
+    expect(text).to.not.contain('phish.example');
+    expect(text).to.contain('http://localhost:18555/v1/pauth-lookup?state=TX&program=chip&service=dental');
+    expect(text).to.match(/http:\/\/localhost:18555\/v1\/notify\/unsubscribe\?token=/);
   });
 
   it('when a watch is stored while an ingest is landing (read model not yet refreshed, dispatcher already past it), then it is still told once', async () => {

@@ -19,6 +19,7 @@ import type { HttpResult, RequestContext, RouteDef } from '../../api/route.js';
 import { tooManyRequests } from '../../services/access-gate.js';
 import { assertWatchable, parseNotifyBody } from '../../services/notify-request.js';
 import { stalenessReport, DEFAULT_STALE_DAYS } from '../../services/staleness.js';
+import { publicBaseOf } from '../base-url.js';
 
 /** Cached like the manifest (spec 4.3): the feed is public and changes at most once per ingest. */
 export const FEED_CACHE = 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400';
@@ -27,10 +28,13 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** Absolute base for links: PUBLIC_BASE_URL, else the request's Host (validated), else localhost. */
+/**
+ * The base of links in an answer to this request: PUBLIC_BASE_URL, else the scheme this server speaks and the request's
+ * Host when it is a well-formed host (links in messages sent later never come from here: see messageBaseUrl).
+ */
 export function baseUrlOf(deps: AppDeps, headers: IncomingHttpHeaders): string {
-  if (deps.config.publicBaseUrl) return deps.config.publicBaseUrl;
   const host = typeof headers.host === 'string' && HOST.test(headers.host) ? headers.host : 'localhost';
-  return `http://${host}`;
+  return publicBaseOf({ host }, deps.config);
 }
 
 export function parseFeedQuery(q: URLSearchParams): { query: FeedQuery; filters: URLSearchParams } {
