@@ -7,6 +7,9 @@ import type { Failure } from './outcome.js';
 import type { Bundle, BundleEntry, Parameters, ParametersParameter, Subscription } from './r4.js';
 import { isRecord } from '../domain/json.js';
 
+/** Headers a notification's HTTP client sets itself: a Subscription may not give them (docs/pas.md). */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'content-type', 'content-encoding', 'expect', 'proxy-connection']);
+
 export type PayloadContent = 'empty' | 'id-only' | 'full-resource';
 export type SubscriptionStatusCode = 'requested' | 'active' | 'error' | 'off';
 export type NotificationType = 'handshake' | 'heartbeat' | 'event-notification' | 'query-status';
@@ -52,6 +55,10 @@ export function parseSubscription(body: unknown, now: Date): SubscriptionRequest
   if (!Array.isArray(headers) || headers.some((h) => typeof h !== 'string' || !/^[A-Za-z0-9-]+:\s?.+$/.test(h) || /[\r\n]/.test(h))) {
     return bad('Each Subscription.channel.header must be "Name: value"', 'Subscription.channel.header');
   }
+  // Headers the HTTP client sets itself (framing, host, the notification's own type): refused rather than sent wrong,
+  // dropped or left to override the payload's content type.
+  const owned = headers.map((h) => h.split(':')[0]!.trim().toLowerCase()).find((n) => RESERVED_HEADERS.has(n));
+  if (owned) return bad(`Subscription.channel.header '${owned}' is set by the service for each notification and cannot be given`, 'Subscription.channel.header');
   let orgIdentifier: string | null = null;
   for (const f of s._criteria?.extension ?? []) {
     if (f.url !== BACKPORT_EXT.filterCriteria) continue;

@@ -68,7 +68,7 @@ export const CORS_HEADERS: readonly [string, string][] = [
 ];
 export const PREFLIGHT_HEADERS: readonly [string, string][] = [
   ['Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type, Accept, X-Api-Key, X-Demo-Session, X-Request-Id, Authorization'],
+  ['Access-Control-Allow-Headers', 'Content-Type, Content-Encoding, Accept, X-Api-Key, X-Demo-Session, X-Request-Id, Authorization, Prefer, If-None-Match, If-Modified-Since'],
   ['Access-Control-Max-Age', '86400'],
 ];
 
@@ -264,12 +264,20 @@ async function resolveAndThrottle(route: RouteDef, input: PipelineInput, deps: A
     if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
     const d = await deps.authThrottle.failed(input.clientAddress, deps.now());
     if (!d.allowed) throw tooManyRequests('auth_failure', d, 'failed authentications from this address');
-    if (route.surface === 'fhir' && !err.headers['WWW-Authenticate']) {
-      const presented = !!(headerValue(input.headers, 'x-api-key') || headerValue(input.headers, 'authorization'));
-      throw new ApiError(401, err.code, err.message, err.extra, { 'WWW-Authenticate': presented ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}` });
-    }
+    if (!err.headers['WWW-Authenticate']) throw new ApiError(401, err.code, err.message, err.extra, { 'WWW-Authenticate': challengeOf(route, input) });
     throw err;
   }
+}
+
+/**
+ * The challenge of a 401 (RFC 9110 15.5.2 requires one). FHIR and CDS routes, whose standard clients send bearer
+ * credentials: `Bearer` (RFC 6750), with `error="invalid_token"` only when a bearer credential was sent, since a bad
+ * x-api-key is not a bad token. Other routes: `ApiKey`, naming the header the key goes in.
+ */
+function challengeOf(route: RouteDef, input: PipelineInput): string {
+  if (route.surface !== 'fhir' && route.surface !== 'cds') return `ApiKey ${REALM}, header="x-api-key"`;
+  const bearerSent = BEARER.test(headerValue(input.headers, 'authorization') ?? '');
+  return `Bearer ${REALM}${bearerSent ? ', error="invalid_token"' : ''}`;
 }
 
 function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => void {

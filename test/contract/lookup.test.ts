@@ -212,6 +212,8 @@ describe('GET /v1/pauth-lookup and /v1/pa-lookup', () => {
     expect(pre.status).to.equal(204);
     expect(pre.headers['access-control-allow-origin']).to.equal('*');
     expect(pre.headers['access-control-allow-headers']).to.contain('X-Api-Key');
+    // What browser apps send: Prefer (handling=strict), conditional requests, gzip bodies.
+    for (const h of ['Prefer', 'If-None-Match', 'If-Modified-Since', 'Content-Encoding', 'Authorization']) expect(pre.headers['access-control-allow-headers'].split(', ')).to.include(h);
   });
 
   it('when a method is not served on a known path, then 405 with Allow', async () => {

@@ -262,6 +262,11 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
         (s: Json) => (s._criteria.extension[0].valueString = 'patient=Patient/1'),
         (s: Json) => (s.channel._payload.extension[0].valueCode = 'everything'),
         (s: Json) => (s.channel.endpoint = 'not a url'),
+        // Headers the service's HTTP client sets itself: never sent wrong, dropped, or over the payload's type.
+        (s: Json) => (s.channel.header = ['Content-Length: 5']),
+        (s: Json) => (s.channel.header = ['Transfer-Encoding: chunked']),
+        (s: Json) => (s.channel.header = ['Authorization: Bearer x', 'host: evil.example']),
+        (s: Json) => (s.channel.header = ['Content-Type: text/plain']),
       ];
       for (const mutate of bad) {
         const s = pasSubscription(receiver.url);
@@ -269,6 +274,7 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
         const res = await post('/v1/Subscription', s);
         expect(res.status, JSON.stringify(s)).to.equal(400);
         expect(res.body.resourceType).to.equal('OperationOutcome');
+        if (s.channel.header?.length > 0) expect(res.body.issue[0].diagnostics).to.match(/channel\.header '(content-length|transfer-encoding|host|content-type)' is set by the service/);
       }
     });
 
@@ -335,7 +341,11 @@ describe('PAS workflow (stored submissions, decisions, $inquire, subscriptions, 
       const v1 = await get(`/v1/ClaimResponse/${ref}/_history/1`);
       expect(reviewCodes(v1.body)).to.deep.equal([[1, 'A1'], [2, 'A4']]);
       expectValid(v1.body, PAS_PROFILE.claimResponse);
-      expect((await get(`/v1/ClaimResponse/${ref}`)).body.meta.versionId).to.equal('2');
+      const current = await get(`/v1/ClaimResponse/${ref}`);
+      expect(current.body.meta.versionId).to.equal('2');
+      // R4 http.html#read/#vread: the version as a weak ETag.
+      expect(current.headers.etag).to.equal('W/"2"');
+      expect(v1.headers.etag).to.equal('W/"1"');
       expect((await get(`/v1/ClaimResponse/${ref}`, await t.key({ name: 'x' }))).status).to.equal(404);
     });
 

@@ -294,6 +294,17 @@ describe('SMART Backend Services, bearer tokens and signed CDS Hooks JWTs', () =
       const none = await request(srv.url).get(FORMULARY);
       expect(none.status).to.equal(401);
       expect(none.headers['www-authenticate']).to.equal('Bearer realm="prauth"');
+      // A bad API key is not a bad token: the challenge says where credentials go, without invalid_token.
+      const badKey = await request(srv.url).get(FORMULARY).set('x-api-key', 'k_wrong');
+      expect(badKey.status).to.equal(401);
+      expect(badKey.headers['www-authenticate']).to.equal('Bearer realm="prauth"');
+      // Every 401 carries a challenge (RFC 9110 15.5.2): the JSON endpoints name the API key header, CDS Hooks the bearer JWT.
+      const json = await request(srv.url).get('/v1/pauth-lookup?state=TX&program=part_d&drug=hepatitis_c');
+      expect(json.status).to.equal(401);
+      expect(json.headers['www-authenticate']).to.equal('ApiKey realm="prauth", header="x-api-key"');
+      const cds = await request(srv.url).post('/v1/cds-services/service-coverage-requirements').send({});
+      expect(cds.status).to.equal(401);
+      expect(cds.headers['www-authenticate']).to.equal('Bearer realm="prauth"');
       expect(none.body.issue[0].diagnostics).to.contain('bearer access token');
     });
 

@@ -78,7 +78,22 @@ export async function answer(ctx: RequestContext, pending: OpResult<unknown> | P
   const out = await pending;
   if (out.scope) ctx.authorize(out.scope);
   if (isFailure(out)) throw toApiError(out);
-  return { status: out.status ?? 200, body: out.body, ...(out.headers ? { headers: out.headers } : {}) };
+  const headers = { ...versionHeaders(out.body, out.headers?.Location), ...(out.headers ?? {}) };
+  if (headers.Location && out.headers?.Location) headers.Location = versionHeaders(out.body, out.headers.Location).Location ?? headers.Location;
+  return { status: out.status ?? 200, body: out.body, ...(Object.keys(headers).length ? { headers } : {}) };
+}
+
+/**
+ * A versioned resource's headers (R4 http.html#read, #create): `ETag: W/"<versionId>"`, and a create's Location with
+ * `/_history/<versionId>`. Resources without meta.versionId (searches, Bundles, operation outputs) get none.
+ */
+function versionHeaders(body: unknown, location: string | undefined): Record<string, string> {
+  const vid = (body as { resourceType?: unknown; meta?: { versionId?: unknown } } | undefined)?.meta?.versionId;
+  if (typeof vid !== 'string' || !vid || (body as { resourceType?: unknown }).resourceType === 'Bundle') return {};
+  return {
+    ETag: `W/"${vid}"`,
+    ...(location && !location.includes('/_history/') ? { Location: `${location}/_history/${encodeURIComponent(vid)}` } : {}),
+  };
 }
 
 const OK: Record<string, string> = {
