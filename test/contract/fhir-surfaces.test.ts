@@ -297,6 +297,12 @@ describe('FHIR R4 surfaces (metadata, formulary, DTR, PAS)', () => {
         // 'searchset' is structurally valid R4 (a 'transaction' without entry.request already fails bdl-3 in the
         // structural check), so this case reaches the PAS rule that the request Bundle is a collection.
         [(b) => (b.type = 'searchset'), 'Bundle.type'],
+        // R4 Claim.status (1..1, required binding) and created (1..1 dateTime): stored and echoed, so checked (qa6 #5).
+        [(b) => delete b.entry[0].resource.status, 'Bundle.entry[0].resource.status'],
+        [(b) => (b.entry[0].resource.status = 'bogus'), 'Bundle.entry[0].resource.status'],
+        [(b) => (b.entry[0].resource.created = '2026-13-45'), 'Bundle.entry[0].resource.created'],
+        [(b) => (b.entry[0].resource.created = '2026-02-30'), 'Bundle.entry[0].resource.created'],
+        [(b) => (b.entry[0].resource.created = 'yesterday'), 'Bundle.entry[0].resource.created'],
       ];
       for (const [mutate, expression] of cases) {
         const b = example('pas-2.2.1-claim-submit-request-bundle.json');

@@ -9,6 +9,10 @@ import type { Bundle, Claim, ClaimItem, Coverage, Extension, Patient } from '../
 import { bundleLookup, type Lookup } from '../resolve/lookup.js';
 import { resolveCoverageContext, type CoverageContext, type ExplicitHints } from '../resolve/coverage-context.js';
 import { isRecord } from '../../domain/json.js';
+import { isFhirDateTime } from '../../domain/time.js';
+
+/** R4 Claim.status (FinancialResourceStatusCodes, a required binding). */
+const CLAIM_STATUSES: readonly string[] = ['active', 'cancelled', 'draft', 'entered-in-error'];
 
 export interface PasRequest {
   bundle: Bundle;
@@ -58,6 +62,15 @@ export function parsePasRequest(body: unknown): PasRequest | Failure {
 function checkClaim(bundle: Bundle, claim: Claim, at: string): PasRequest | Failure {
   if (claim.use !== 'preauthorization') {
     return { status: 400, code: 'invalid_body', message: `Claim.use must be 'preauthorization' (got '${String(claim.use)}')`, expression: `${at}.use` };
+  }
+  // Stored and echoed as sent, so checked as R4 Claim states them (status 1..1, required binding; created 1..1).
+  if (!CLAIM_STATUSES.includes(claim.status as string)) {
+    const got = claim.status === undefined ? 'it is missing' : `got '${String(claim.status).slice(0, 40)}'`;
+    return { status: 400, code: 'invalid_body', message: `Claim.status must be one of ${CLAIM_STATUSES.join(', ')} (${got})`, expression: `${at}.status` };
+  }
+  if (!isFhirDateTime(claim.created)) {
+    const got = claim.created === undefined ? 'it is missing' : `got '${String(claim.created).slice(0, 40)}'`;
+    return { status: 400, code: 'invalid_body', message: `Claim.created must be a FHIR dateTime, a real date (${got})`, expression: `${at}.created` };
   }
   const entries = bundle.entry ?? [];
   const lookup = bundleLookup(entries);
