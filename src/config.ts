@@ -3,6 +3,7 @@ import { accessSync, constants as fsConstants } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLimits, type LimitGroup } from './domain/limits.js';
 import { parseTrustProxy } from './domain/client-address.js';
+import { parseOutboundDeny } from './domain/outbound.js';
 
 export interface Config {
   readonly port: number;
@@ -23,6 +24,8 @@ export interface Config {
   readonly publicBaseUrl: string | undefined;
   /** TRUST_PROXY: reverse proxies whose X-Forwarded-For names the client (IPs, CIDRs, `loopback`); empty: none. */
   readonly trustProxy: readonly string[];
+  /** OUTBOUND_DENY: addresses the service must not call on a client's behalf (IPs, CIDRs, `private`); empty: none. */
+  readonly outboundDeny: readonly string[];
   /** RFC 9745 deprecation moment and RFC 8594 sunset of /v1/pa-lookup. */
   readonly paLookupDeprecatedAt: Date;
   readonly paLookupSunsetAt: Date;
@@ -126,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (publicBaseUrl && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   if (trustProxy.problem) problems.push(trustProxy.problem);
+  const outboundDeny = parseOutboundDeny(env.OUTBOUND_DENY);
+  if (outboundDeny.problem) problems.push(outboundDeny.problem);
   const bodyLimit = env.BODY_LIMIT || '1mb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 512kb or 1mb (got '${bodyLimit}')`);
 
@@ -168,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit,
     publicBaseUrl: publicBaseUrl?.replace(/\/$/, ''),
     trustProxy: Object.freeze(trustProxy.entries),
+    outboundDeny: Object.freeze(outboundDeny.entries),
     paLookupDeprecatedAt: date('PA_LOOKUP_DEPRECATED_AT', '2026-11-21T00:00:00Z'),
     paLookupSunsetAt: date('PA_LOOKUP_SUNSET_AT', '2027-06-30T23:59:59Z'),
     ingestCron: env.INGEST_CRON || '',

@@ -41,6 +41,7 @@ import { readCorpusVersion } from './store/collections.js';
 import { acquireLock, type HeldLock } from './store/embedded/data-dir-lock.js';
 import { openStore } from './store/open-store.js';
 import type { DocumentStore } from './store/port.js';
+import { outboundCheck, parseOutboundDeny } from './domain/outbound.js';
 
 export interface RunningService {
   server: Server;
@@ -82,9 +83,10 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const clients = createClientService({ store, now, cacheSeconds: config.keyCacheSeconds, servedResourceTypes: servedResourceTypes() });
   const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
-  const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs });
+  const outbound = outboundCheck(parseOutboundDeny(config.outboundDeny.join(',')).list);
+  const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs, outbound });
   const outbox = createOutbox({ store, now, log });
-  const subscriptions = createSubscriptionService({ store, now, outbox, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
+  const subscriptions = createSubscriptionService({ store, now, outbox, outbound, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
   const pas = createPasService({ store, corpus, now, outbox, publish: (e) => subscriptions.publish(e), ...(config.pasAutoDecide ? { autoDecide: config.pasAutoDecide } : {}) });
   if (config.pasAutoDecide) handleAutoDecisions(outbox, pas, config.pasAutoDecide.action);
   const changeFeed = createChangeFeed({ store, verifiedOnly: config.serveVerifiedOnly });

@@ -5,6 +5,7 @@
 import type { EhrReader } from '../fhir/crd/hook-data.js';
 import type { FhirAuthorization } from '../fhir/crd/types.js';
 import type { Bundle, Resource } from '../fhir/r4.js';
+import { OutboundRefused, type OutboundCheck } from '../domain/outbound.js';
 
 export interface EhrFetcher {
   /** A reader for one hook call, or undefined when the request gives no usable server and bearer token. */
@@ -33,7 +34,7 @@ const usableAuth = (raw: unknown): FhirAuthorization | undefined => {
   return a as FhirAuthorization;
 };
 
-export function createEhrFetcher(opts: { timeoutMs: number }): EhrFetcher {
+export function createEhrFetcher(opts: { timeoutMs: number; outbound?: OutboundCheck }): EhrFetcher {
   // fhir-kit-client is ESM-only: loaded once, on first use.
   let clientClass: Promise<typeof import('fhir-kit-client').Client> | undefined;
   const load = () => (clientClass ??= import('fhir-kit-client').then((m) => m.Client));
@@ -45,7 +46,12 @@ export function createEhrFetcher(opts: { timeoutMs: number }): EhrFetcher {
       if (!baseUrl || !token) return undefined;
       // One deadline for every read of this hook call.
       const signal = AbortSignal.timeout(opts.timeoutMs);
-      const client = load().then((Client) => new Client({ baseUrl, bearerToken: token.access_token, customHeaders: { Accept: 'application/fhir+json' } }));
+      // The fhirServer is checked against OUTBOUND_DENY before any read: a refused one reads nothing, and says why.
+      const client = (opts.outbound ? opts.outbound(baseUrl) : Promise.resolve(undefined)).then(async (refused) => {
+        if (refused) throw new OutboundRefused(`the fhirServer cannot be used: ${refused}`);
+        const Client = await load();
+        return new Client({ baseUrl, bearerToken: token.access_token, customHeaders: { Accept: 'application/fhir+json' } });
+      });
       const bounded = <T>(p: Promise<T>): Promise<T> =>
         new Promise<T>((resolve, reject) => {
           if (signal.aborted) return reject(signal.reason);

@@ -119,6 +119,7 @@ const hasAddressState = (p: Resource | undefined): boolean => {
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; response?: { status?: number }; status?: number };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timed out';
+  if (e?.name === 'OutboundRefused' && e.message) return e.message;
   const status = e?.response?.status ?? e?.status;
   if (typeof status === 'number') return `HTTP ${status}`;
   return 'not reachable';

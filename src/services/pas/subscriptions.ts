@@ -19,6 +19,7 @@ import { isFailure } from '../../fhir/outcome.js';
 import type { DocumentStore } from '../../store/port.js';
 import type { DeferredWork, PasEvent } from './contract.js';
 import { PAS_COLLECTIONS } from './store.js';
+import type { OutboundCheck } from '../../domain/outbound.js';
 
 export interface SubscriptionDoc {
   id: string;
@@ -60,6 +61,8 @@ export interface SubscriptionDeps {
   /** Sends one notification; the default is fetch. Throws (or returns a non-2xx status) to have it retried. */
   post?: (url: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<number>;
   onError?: (err: unknown) => void;
+  /** Why an endpoint may not be called (OUTBOUND_DENY), checked at create and before each delivery; none: any. */
+  outbound?: OutboundCheck;
 }
 
 export interface SubscriptionService {
@@ -106,6 +109,12 @@ export function createSubscriptionService(deps: SubscriptionDeps): SubscriptionS
       const i = h.indexOf(':');
       headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
     }
+    // Checked again at each delivery: a name may point elsewhere now than when the Subscription was created.
+    const refused = await deps.outbound?.(sub.endpoint);
+    if (refused) {
+      await subs.update({ id: sub.id }, { lastError: `delivery refused: ${refused}` });
+      return; // not retried: the endpoint stays refused until the operator's policy changes
+    }
     let status: number;
     try {
       status = await post(sub.endpoint, headers, JSON.stringify(bundle), (sub.timeoutSeconds ?? 10) * 1000);
@@ -137,6 +146,8 @@ export function createSubscriptionService(deps: SubscriptionDeps): SubscriptionS
       const now = deps.now();
       const req = parseSubscription(body, now);
       if (isFailure(req)) return req;
+      const refused = await deps.outbound?.(req.endpoint);
+      if (refused) return { status: 400, code: 'invalid_body', message: `Subscription.channel.endpoint cannot be used: ${refused}`, expression: 'Subscription.channel.endpoint' };
       const doc: SubscriptionDoc = {
         id: randomUUID(),
         owner,
