@@ -37,6 +37,8 @@ export interface SubscriptionDoc {
   base: string;
   createdAt: string;
   lastSentAt: string | null;
+  /** When the last heartbeat was queued: a quiet period counts from it too, so a heartbeat still in the outbox is not queued twice. */
+  heartbeatQueuedAt?: string;
   lastError: string | null;
   resource: Subscription;
 }
@@ -134,9 +136,10 @@ export function createSubscriptionService(deps: SubscriptionDeps): SubscriptionS
     const now = deps.now();
     for (const s of await subs.find({ status: 'active' })) {
       if (!s.heartbeatSeconds || !live(s, now)) continue;
-      const last = new Date(s.lastSentAt ?? s.createdAt).getTime();
+      const last = Math.max(...[s.lastSentAt, s.heartbeatQueuedAt, s.createdAt].filter((t): t is string => !!t).map((t) => new Date(t).getTime()));
       if (now.getTime() - last < s.heartbeatSeconds * 1000) continue;
       const slot = Math.floor(now.getTime() / (s.heartbeatSeconds * 1000));
+      await subs.update({ id: s.id }, { heartbeatQueuedAt: now.toISOString() });
       await deps.outbox.enqueue({ kind: NOTIFY_KIND, payload: { subscriptionId: s.id, type: 'heartbeat', at: now.toISOString() } satisfies NotifyMessage, dedupeKey: `${NOTIFY_KIND}:hb:${s.id}:${slot}` });
     }
   }
