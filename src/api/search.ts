@@ -74,7 +74,8 @@ export function dateRange(v: string): Range | undefined {
   if (month > 11) return undefined;
   if (d === undefined) return { low: Date.UTC(year, month, 1), high: Date.UTC(year, month + 1, 1) };
   const day = Number(d);
-  if (day < 1 || day > 31) return undefined;
+  // A real calendar day (2026-02-30 is not one): the last day of the month is day 0 of the next.
+  if (day < 1 || day > new Date(Date.UTC(year, month + 1, 0)).getUTCDate()) return undefined;
   if (h === undefined) return { low: Date.UTC(year, month, day), high: Date.UTC(year, month, day + 1) };
   const iso = `${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${frac ? `.${frac.slice(0, 3)}` : ''}${tz ?? 'Z'}`;
   const t = Date.parse(iso);
@@ -181,6 +182,13 @@ function criterion<R extends Resource>(param: IndexedParam<R>, modifier: string 
 }
 
 /** Runs a search: a searchset Bundle (one page) or a 400 Failure. */
+/** The previous page's offset: one page back, or the last page holding matches when this one lies past the end. */
+export function previousOffset(offset: number, count: number, total: number): number {
+  if (count <= 0) return 0;
+  const lastPageStart = Math.max(0, Math.ceil(total / count) - 1) * count;
+  return Math.max(0, Math.min(offset - count, lastPageStart));
+}
+
 export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchData<R>, input: SearchInput, env: Pick<OpEnv, 'base'>): OpResult<Bundle> {
   const byName = new Map(spec.params.map((p) => [p.name, p]));
   const criteria: Criterion<R>[] = [];
@@ -192,6 +200,9 @@ export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchD
   for (const [key, value] of input.params) {
     const [name, modifier] = key.split(':', 2) as [string, string | undefined];
     if (RESULT_PARAMS.has(name)) {
+      if ((name === '_count' || name === '_offset') && input.params.getAll(key).length > 1) {
+        return bad(`${name} is given more than once: give it once`, name);
+      }
       if (name === '_count') {
         const n = Number(value);
         if (!/^\d+$/.test(value) || n > MAX_COUNT) return bad(`_count must be a whole number from 0 to ${MAX_COUNT}`, '_count');
@@ -262,7 +273,8 @@ export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchD
       link: [
         { relation: 'self', url: link(offset) },
         ...(count > 0 && offset + count < matches.length ? [{ relation: 'next', url: link(offset + count) }] : []),
-        ...(offset > 0 ? [{ relation: 'previous', url: link(Math.max(0, offset - count)) }] : []),
+        // From past the end, previous is the last page that holds matches (not another empty one).
+        ...(offset > 0 ? [{ relation: 'previous', url: link(previousOffset(offset, count, matches.length)) }] : []),
       ],
       entry: [
         ...entry,

@@ -289,7 +289,8 @@ describe('US Drug Formulary 2.0.1: read and search (usdf-server)', () => {
     });
 
     it('when a value or modifier is invalid, then 400 OperationOutcome naming the parameter', async () => {
-      for (const [q, at] of [['period=gtyesterday', 'period'], ['name:missing=true', 'name:missing'], ['_count=abc', '_count'], ['code:text=x', 'code:text']] as const) {
+      // Also an impossible calendar date and a repeated _count (qa6 #14).
+      for (const [q, at] of [['period=gtyesterday', 'period'], ['period=2026-02-30', 'period'], ['name:missing=true', 'name:missing'], ['_count=abc', '_count'], ['_count=2&_count=3', '_count'], ['code:text=x', 'code:text']] as const) {
         const res = await request(t.app.handler).get(`/v1/Basic?${q}`.replace('Basic?name', 'InsurancePlan?name'));
         expect(res.status, q).to.equal(400);
         expect(res.body.issue[0].expression, q).to.deep.equal([at]);

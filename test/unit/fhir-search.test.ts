@@ -1,7 +1,7 @@
 // The generic FHIR search engine (src/api/search.ts), table-driven over a few hand-made resources.
 import { expect } from 'chai';
 import type { Basic } from '../../src/fhir/r4.js';
-import { dateRange, runSearch, splitOr, type SearchSpec } from '../../src/api/search.js';
+import { dateRange, previousOffset, runSearch, splitOr, type SearchSpec } from '../../src/api/search.js';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const item = (id: string, code: string, start?: string, end?: string, ref = 'MedicationKnowledge/a'): Basic =>
@@ -25,12 +25,25 @@ describe('unit: FHIR search engine', () => {
     expect(splitOr('a,b')).to.deep.equal(['a', 'b']);
     expect(splitOr('a\\,b,c')).to.deep.equal(['a,b', 'c']);
   });
+  it('previous: one page back, or from past the end the last page holding matches (qa6 #14)', () => {
+    expect(previousOffset(100, 50, 384)).to.equal(50);
+    expect(previousOffset(50, 100, 384)).to.equal(0);
+    expect(previousOffset(500, 100, 384)).to.equal(300);
+    expect(previousOffset(400, 100, 384)).to.equal(300);
+    expect(previousOffset(900, 100, 0)).to.equal(0);
+    expect(previousOffset(10, 0, 384)).to.equal(0);
+  });
   it('reads dates at their precision', () => {
     expect(dateRange('2026')).to.deep.equal({ low: Date.UTC(2026, 0, 1), high: Date.UTC(2027, 0, 1) });
     expect(dateRange('2026-02')).to.deep.equal({ low: Date.UTC(2026, 1, 1), high: Date.UTC(2026, 2, 1) });
     expect(dateRange('2026-02-03T04:05:06+01:00')!.low).to.equal(Date.UTC(2026, 1, 3, 3, 5, 6));
     expect(dateRange('yesterday')).to.equal(undefined);
     expect(dateRange('2026-13')).to.equal(undefined);
+    // Real calendar days only (qa6 #14: period=2026-02-30 answered 200 with nothing found, not the documented 400).
+    expect(dateRange('2026-02-30')).to.equal(undefined);
+    expect(dateRange('2025-02-29')).to.equal(undefined);
+    expect(dateRange('2024-02-29')).to.deep.equal({ low: Date.UTC(2024, 1, 29), high: Date.UTC(2024, 2, 1) });
+    expect(dateRange('2026-04-31T10:00:00Z')).to.equal(undefined);
   });
   const cases: [string, string[]][] = [
     ['code=x', ['a', 'b']],
