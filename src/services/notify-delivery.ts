@@ -46,7 +46,8 @@ export function createMailer(config: Pick<NotifyConfig, 'smtpUrl' | 'mailFrom'>)
         text: mail.text,
         html: mail.html,
         messageId: `<${mail.messageId}@${domain}>`,
-        headers: { 'List-Unsubscribe': `<${mail.unsubscribeUrl}>`, 'Auto-Submitted': 'auto-generated' },
+        // RFC 8058: mail clients unsubscribe with one POST to that address, not a GET a link scanner could make.
+        headers: { 'List-Unsubscribe': `<${mail.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Auto-Submitted': 'auto-generated' },
       });
     } catch (err) {
       const e = err as { responseCode?: number; code?: string };

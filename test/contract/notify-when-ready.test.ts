@@ -191,6 +191,13 @@ describe('notify-when-ready', () => {
     expect(u.body).to.deep.include({ unsubscribed: true });
     const forged = await request(t.app.handler).get(`${unsub.slice(0, -3)}abc`);
     expect(forged.status).to.equal(400);
+    // RFC 8058 one-click: the mail says a POST works, and the POST a mail client sends unsubscribes (here the SMS watch's link).
+    expect(JSON.stringify([...m.headers.entries()])).to.contain('List-Unsubscribe=One-Click');
+    const smsUnsub = /https:\/\/prauth\.example\.org(\/v1\/notify\/unsubscribe\?token=[^\s]+)/.exec(s.form.get('Body')!)![1]!;
+    const oneClick = await request(t.app.handler).post(smsUnsub).type('form').send('List-Unsubscribe=One-Click');
+    expect(oneClick.status, JSON.stringify(oneClick.body)).to.equal(200);
+    expectOpenApi(t.app.routes, oneClick, 'POST');
+    expect(oneClick.body).to.deep.include({ unsubscribed: true });
     expect(await t.deps.outbox.stats()).to.deep.equal({ pending: 0, inflight: 0, delivered: 2, dead: 0 });
   });
 

@@ -230,6 +230,33 @@ export const currencyRoutes: RouteDef[] = [
     },
   },
   {
+    // RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` to the List-Unsubscribe address.
+    id: 'notify-unsubscribe-one-click',
+    method: 'POST',
+    path: '/v1/notify/unsubscribe',
+    auth: 'none',
+    bodyType: 'form',
+    surface: 'json',
+    cache: 'no-store',
+    async handle(ctx, deps) {
+      const token = single(ctx.query, 'token');
+      if (!token) throw badRequest("Missing required parameter 'token'", 'missing_parameter');
+      const id = await deps.notify.unsubscribe(token);
+      if (!id) throw badRequest('Invalid unsubscribe token', 'invalid_parameter');
+      return { status: 200, body: { unsubscribed: true, id } };
+    },
+    openapi: {
+      summary: 'One-click unsubscribe (RFC 8058): what mail clients send for List-Unsubscribe-Post',
+      tags: ['currency'],
+      parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' } }],
+      requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } } } },
+      responses: {
+        '200': { description: 'Unsubscribed (repeating it is harmless)', schema: UnsubscribeResponse },
+        '400': { description: 'Missing or invalid token', schema: ErrorBody },
+      },
+    },
+  },
+  {
     id: 'admin-staleness',
     method: 'GET',
     path: '/v1/admin/staleness',
