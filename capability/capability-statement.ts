@@ -26,10 +26,10 @@ export const CAPABILITY_STATIC: Omit<CapabilityStatement, 'date' | 'rest' | 'imp
     'CDS Hooks (CRD) are not described here: see GET /v1/cds-services.',
   securityDescription:
     'SMART Backend Services: a registered client gets an access token at the token endpoint (oauth-uris extension; ' +
-    'client_credentials with a private_key_jwt assertion signed RS384 or ES384; discovery at /.well-known/smart-configuration) and ' +
+    'client_credentials with a private_key_jwt assertion signed RS384 or ES384; discovery at [base]/.well-known/smart-configuration, that is /v1/.well-known/smart-configuration) and ' +
     'sends it as Authorization: Bearer. An API key (a UUID v4 issued per subscription) in the x-api-key header works as well. /metadata is public, ' +
     'and so are the US Drug Formulary read and search endpoints unless the operator sets FORMULARY_PUBLIC=false. ' +
     'A client or key is scoped to states, programs and endpoint groups; out-of-scope requests answer 403 with an OperationOutcome, as does a ' +
-    'token whose SMART scopes do not cover the request; formulary searches and reads see only what the credential covers; ' +
+    'token whose SMART scopes do not cover the request; when the formulary is not public, formulary searches and reads see only what the credential covers (when it is public, every caller sees all of it); ' +
     'a missing, invalid or expired credential answers 401 with WWW-Authenticate: Bearer.',
 };
