@@ -16,6 +16,7 @@ export const ErrorBody = {
     parameter: { type: 'string', description: 'The parameter or body field the error is about' },
     max_length: { type: 'integer', description: 'payload_too_large on a field: its documented maximum length' },
     out_of_scope: { type: 'object' },
+    suggestions: { type: 'array', items: { type: 'string' }, description: 'Close names, where a value named nothing known (drug crosswalk)' },
     issues: {
       type: 'array',
       description: 'invalid_body: one entry per element that failed the structural check (names, never values)',

@@ -272,6 +272,12 @@ describe('GET /v1/drug-crosswalk', () => {
     expect(miss.status).to.equal(404);
     expect(miss.body.suggestions).to.include('Epclusa');
     expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), miss);
+    // An unknown class is an invalid drug_class_code: 400 (spec endpoint 10), still with close codes (qa6 #12).
+    const badClass = await get('class=hepatitis_cc');
+    expect(badClass.status).to.equal(400);
+    expect(badClass.body).to.include({ code: 'invalid_parameter', parameter: 'class' });
+    expect(badClass.body.suggestions).to.include('hepatitis_c');
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), badClass);
   });
 });
 

@@ -40,20 +40,23 @@ const crosswalkRoute: RouteDef = {
     if (by.value.length > 100) throw badRequest(`'${by.name}' is longer than 100 characters`);
     const out = crosswalk(deps.corpus.current, by.name, by.value, format);
     if (out.kind === 'not_found') {
-      throw notFound(`No ${by.name === 'class' ? 'drug class' : `${by.name} name`} matches '${by.value.slice(0, 60)}'`, { suggestions: out.suggestions });
+      // An unknown class is an invalid drug_class_code (spec endpoint 10: 400); an unknown brand or generic name is a
+      // name the crosswalk does not hold (404). Both list close names.
+      if (by.name === 'class') throw new ApiError(400, 'invalid_parameter', `'${by.value.slice(0, 60)}' is not a drug class code or label`, { parameter: 'class', suggestions: out.suggestions }, {}, 'class');
+      throw notFound(`No ${by.name} name matches '${by.value.slice(0, 60)}'`, { suggestions: out.suggestions });
     }
     return { status: 200, body: out.body };
   },
   openapi: {
     summary: 'Drug crosswalk: class to generic and brand names, or a name to its class',
     description:
-      'Exactly one of `class` (a drug_class_code, or its label), `brand` or `generic`. Matching ignores case, spaces and punctuation; a combination generic also answers to each of its parts. `format=flat` (default) answers one row per generic; `grouped` one group per drug class. RxNorm ingredient codes appear where the crosswalk has them (null otherwise). Public: reference data. 404 lists close names.',
+      'Exactly one of `class` (a drug_class_code, or its label), `brand` or `generic`. Matching ignores case, spaces and punctuation; a combination generic also answers to each of its parts. `format=flat` (default) answers one row per generic; `grouped` one group per drug class. RxNorm ingredient codes appear where the crosswalk has them (null otherwise). Public: reference data. An unknown class is a 400 and an unknown brand or generic name a 404; both list close names.',
     tags: ['reference'],
     parameters: [q('class', 'A drug_class_code to expand'), q('brand', 'A brand name to resolve'), q('generic', 'A generic name to resolve'), q('format', 'flat (default) or grouped', { enum: ['flat', 'grouped'] })],
     responses: {
       '200': { description: 'Crosswalk rows', schema: CrosswalkResponse },
-      '400': err('Not exactly one of class, brand, generic; or a bad format'),
-      '404': err('No match; `suggestions` lists close names', CrosswalkNotFound),
+      '400': err('Not exactly one of class, brand, generic; a bad format; or a class that is not a drug class code or label (`suggestions` lists close ones)'),
+      '404': err('No brand or generic name matches; `suggestions` lists close names', CrosswalkNotFound),
     },
   },
 };
