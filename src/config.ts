@@ -237,3 +237,12 @@ function notifyConfig(
     staleDays: int('STALE_DAYS', 7, 0, 36500),
   };
 }
+
+/** What an operator should know about the settings left unset (none of them stops the service). */
+export function deploymentWarnings(config: Config): string[] {
+  const out: string[] = [];
+  if (!config.dtrLaunchUrl) out.push('DTR_LAUNCH_URL is unset: CRD cards link each rule\'s source, not a DTR app (docs/crd.md)');
+  if (!config.publicBaseUrl) out.push('PUBLIC_BASE_URL is unset: links use the request Host, and messages link to this server\'s own origin (docs/currency.md)');
+  if (!config.outboundDeny.length) out.push('OUTBOUND_DENY is unset: a keyed caller can have the service call any address, private ones included (docs/crd.md)');
+  return out;
+}

@@ -1,5 +1,5 @@
 // Composition root: the only place that reads the environment and starts infrastructure.
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, deploymentWarnings, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { PortInUseError, startService } from './service.js';
 import { DataDirBusyError } from './store/embedded/data-dir-lock.js';
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   log.info({ url: service.url, store: service.store.kind, corpusVersion: service.corpus.current.version, startMs: Math.round(ms) }, 'listening');
+  // Settings a production deployment usually needs, said once at start rather than discovered from a client's report.
+  for (const warning of deploymentWarnings(config)) log.warn(warning);
   const scheme = config.tlsCertFile ? 'https' : 'http';
   const port = (service.server.address() as { port: number }).port;
   process.stdout.write(`prauth listening on ${scheme}://${config.host}:${port} (${service.store.kind} store, ${service.corpus.current.counts.served} program-level rules served, ${service.corpus.current.counts.verified} of them verified)\n`);
@@ -65,3 +67,4 @@ main().catch((err: unknown) => {
   process.stderr.write(`prauth failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+
