@@ -62,6 +62,16 @@ async function memory(env: Record<string, string>, routes: readonly TwinRoute[])
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'prauth-bench-'));
+  try {
+    await runAll(dataDir);
+  } finally {
+    // Each run's data directories hold a copy of the corpus (hundreds of MB): never left behind.
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}-npm`, { recursive: true, force: true });
+  }
+}
+
+async function runAll(dataDir: string): Promise<void> {
   // The sample rules served too: the routes answer as they do for a covered request (verified coverage is partial).
   const env = { PRAUTH_DATA_DIR: dataDir, SERVE_SAMPLE_RULES: 'true' };
   const lookupPath = '/v1/pauth-lookup?state=TX&program=medicaid_mco&drug=hepatitis_c';

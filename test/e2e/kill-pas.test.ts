@@ -3,7 +3,7 @@
 // submissions on 20 connections, kill -9 at a random moment. Then every submission that was answered 200 is in
 // the store with its request Bundle whole.
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { submitBody } from '../../bench/pas-submit.js';
@@ -59,6 +59,7 @@ describe(`crash safety: ${CYCLES} kill -9 cycles during PAS submissions (embedde
       console.log(`      ${CYCLES} cycles: ${sent} submissions sent, ${acked.length} acknowledged, ${docs.length} stored`);
     } finally {
       await store.close();
+      rmSync(dataDir, { recursive: true, force: true }); // a corpus copy and thousands of submissions: never left behind
     }
   });
 });
