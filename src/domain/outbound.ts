@@ -3,42 +3,17 @@
 // CGNAT and IPv6 unique-local ranges). A host name is resolved and refused when any of its addresses is listed. The
 // check runs before each connection, so a name re-pointed between the check and the connect is a residual risk: a
 // network egress policy remains the stronger control (docs/access.md).
-import { BlockList, isIP } from 'node:net';
+import { isIP, type BlockList } from 'node:net';
+import { listed, parseAddressList, type AddressList, type AddressRange } from './address-list.js';
 import { lookup } from 'node:dns/promises';
 
-const PRIVATE: readonly [string, number, 'ipv4' | 'ipv6'][] = [
+const PRIVATE: readonly AddressRange[] = [
   ['127.0.0.0', 8, 'ipv4'], ['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'],
   ['169.254.0.0', 16, 'ipv4'], ['100.64.0.0', 10, 'ipv4'], ['0.0.0.0', 8, 'ipv4'],
   ['::1', 128, 'ipv6'], ['fc00::', 7, 'ipv6'], ['fe80::', 10, 'ipv6'], ['::', 128, 'ipv6'],
 ];
 
-export interface OutboundDeny {
-  list?: BlockList;
-  entries: string[];
-  problem?: string;
-}
-
-export function parseOutboundDeny(raw: string | undefined): OutboundDeny {
-  const entries = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (!entries.length) return { entries };
-  const list = new BlockList();
-  for (const e of entries) {
-    if (e === 'private') {
-      for (const [net, bits, type] of PRIVATE) list.addSubnet(net, bits, type);
-      continue;
-    }
-    const [ip, bits] = e.split('/');
-    const family = isIP(ip ?? '');
-    const max = family === 4 ? 32 : 128;
-    if (!family || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))) {
-      return { entries, problem: `OUTBOUND_DENY entries must be IP addresses, CIDR ranges or 'private' (got '${e}')` };
-    }
-    list.addSubnet(ip!, bits === undefined ? max : Number(bits), family === 4 ? 'ipv4' : 'ipv6');
-  }
-  return { list, entries };
-}
-
-const plain = (a: string): string => (a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a);
+export const parseOutboundDeny = (raw: string | undefined): AddressList => parseAddressList('OUTBOUND_DENY', raw, { private: PRIVATE });
 
 /** Why the URL may not be reached (its host, or an address it resolves to, is denied), or undefined when it may. */
 export type OutboundCheck = (url: string) => Promise<string | undefined>;
@@ -58,7 +33,7 @@ export function outboundCheck(list: BlockList | undefined, resolve: (host: strin
     } catch {
       return `the host ${host} could not be resolved`;
     }
-    const denied = addresses.map(plain).find((a) => list.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6'));
+    const denied = addresses.find((a) => listed(list, a));
     return denied ? `the address ${denied} of ${host} is not allowed (OUTBOUND_DENY)` : undefined;
   };
 }

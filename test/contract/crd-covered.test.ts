@@ -4,21 +4,18 @@
 // (second test pass, #21: an MA plan-may-require rule was asserted "covered").
 import { expect } from 'chai';
 import request from 'supertest';
-import type { CanonicalDoc, CoverageRuleDoc, DrugCrosswalkDoc } from '../../src/domain/documents.js';
+import type { CanonicalDoc, CoverageRuleDoc } from '../../src/domain/documents.js';
 import { CRD_EXT } from '../../fhir-profiles/canonicals.js';
 import { coverageInformationProblems } from '../../src/fhir/crd/coverage-info.js';
-import { jurisdiction, rule } from '../support/docs.js';
+import { jurisdiction, rule, sertraline, SERTRALINE_SCD } from '../support/docs.js';
 import { coverage, orderSelectPartDRxNorm, patient } from '../support/crd-requests.js';
 import { infoOf } from '../support/crd-response.js';
 import { makeTestApp } from '../support/test-app.js';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const SERTRALINE = '312941';
-const drug: DrugCrosswalkDoc = {
-  resourceType: 'DrugCrosswalkEntry', id: 'sertraline', drugClass: 'mental_health_antidepressants', generic: 'sertraline', brands: ['Zoloft'], notes: 'test data',
-  rxnorm: { ingredient: '36437', scd: [SERTRALINE], products: [{ code: SERTRALINE, name: 'sertraline 50 MG Oral Tablet', tty: 'SCD' }] },
-};
+const SERTRALINE = SERTRALINE_SCD;
+const drug = sertraline;
 
 function planMayRequire(): CoverageRuleDoc {
   const r = rule({ state: 'IN', program: 'medicaid_mco', code: 'mental_health_antidepressants', paType: 'conditional' });

@@ -2,20 +2,17 @@
 // birthDate against it, so a rule for members younger than 18 does not answer a 75-year-old's order (fifth test pass, #1).
 import { expect } from 'chai';
 import request from 'supertest';
-import type { CanonicalDoc, CoverageRuleDoc, DrugCrosswalkDoc } from '../../src/domain/documents.js';
+import type { CanonicalDoc, CoverageRuleDoc } from '../../src/domain/documents.js';
 import { ageOn, outsideAges } from '../../src/domain/population.js';
-import { jurisdiction, rule } from '../support/docs.js';
+import { jurisdiction, rule, sertraline, SERTRALINE_SCD } from '../support/docs.js';
 import { coverage, orderSelectPartDRxNorm, patient } from '../support/crd-requests.js';
 import { makeTestApp, type TestApp } from '../support/test-app.js';
 import { example } from '../support/fhir-corpus.js';
 
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const SERTRALINE = '312941';
-const drug: DrugCrosswalkDoc = {
-  resourceType: 'DrugCrosswalkEntry', id: 'sertraline', drugClass: 'mental_health_antidepressants', generic: 'sertraline', brands: ['Zoloft'], notes: 'test data',
-  rxnorm: { ingredient: '36437', scd: [SERTRALINE], products: [{ code: SERTRALINE, name: 'sertraline 50 MG Oral Tablet', tty: 'SCD' }] },
-};
+const SERTRALINE = SERTRALINE_SCD;
+const drug = sertraline;
 
 function childrenOnly(): CoverageRuleDoc {
   const r = rule({ state: 'IN', program: 'medicaid_ffs', code: 'mental_health_antidepressants', paType: 'conditional' });

@@ -1,5 +1,5 @@
 // Builders for small, explicit test corpora (tests should not depend on the sample corpus's exact content).
-import type { CoverageRuleDoc, JurisdictionDoc, PayerDoc } from '../../src/domain/documents.js';
+import type { CoverageRuleDoc, DrugCrosswalkDoc, JurisdictionDoc, PayerDoc } from '../../src/domain/documents.js';
 import type { PaType, Program, SubjectKind } from '../../src/domain/vocabulary.js';
 
 const verification = { status: 'verified' as const, lastVerified: '2026-11-01', confidence: 0.7, by: 'test', method: 'test' };
@@ -73,3 +73,10 @@ export function payer(id: string, name: string, states: string[], programs: Prog
     verification,
   };
 }
+
+/** Sertraline (RxNorm SCD 312941) in the antidepressants class: one crosswalk entry for CRD and PAS order tests. */
+export const SERTRALINE_SCD = '312941';
+export const sertraline: DrugCrosswalkDoc = {
+  resourceType: 'DrugCrosswalkEntry', id: 'sertraline', drugClass: 'mental_health_antidepressants', generic: 'sertraline', brands: ['Zoloft'], notes: 'test data',
+  rxnorm: { ingredient: '36437', scd: [SERTRALINE_SCD], products: [{ code: SERTRALINE_SCD, name: 'sertraline 50 MG Oral Tablet', tty: 'SCD' }] },
+};

@@ -28,6 +28,17 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** Absolute base for links: PUBLIC_BASE_URL, else the request's Host (validated), else localhost. */
+/** GET (the link in every message) and the RFC 8058 one-click POST: the same act. */
+async function unsubscribe(ctx: RequestContext, deps: AppDeps): Promise<HttpResult> {
+  const token = single(ctx.query, 'token');
+  if (!token) throw badRequest("Missing required parameter 'token'", 'missing_parameter');
+  const id = await deps.notify.unsubscribe(token);
+  if (!id) throw badRequest('Invalid unsubscribe token', 'invalid_parameter');
+  return { status: 200, body: { unsubscribed: true, id } };
+}
+const TOKEN_PARAMETER = { name: 'token', in: 'query', required: true, schema: { type: 'string' } } as const;
+const BAD_TOKEN = { description: 'Missing or invalid token', schema: ErrorBody };
+
 /**
  * The base of links in an answer to this request: PUBLIC_BASE_URL, else the scheme this server speaks and the request's
  * Host when it is a well-formed host (links in messages sent later never come from here: see messageBaseUrl).
@@ -212,20 +223,14 @@ export const currencyRoutes: RouteDef[] = [
     auth: 'none',
     surface: 'json',
     cache: 'no-store',
-    async handle(ctx, deps) {
-      const token = single(ctx.query, 'token');
-      if (!token) throw badRequest("Missing required parameter 'token'", 'missing_parameter');
-      const id = await deps.notify.unsubscribe(token);
-      if (!id) throw badRequest('Invalid unsubscribe token', 'invalid_parameter');
-      return { status: 200, body: { unsubscribed: true, id } };
-    },
+    handle: unsubscribe,
     openapi: {
       summary: 'Stop a notify-when-ready watch (the link in every message)',
       tags: ['currency'],
-      parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' } }],
+      parameters: [TOKEN_PARAMETER],
       responses: {
         '200': { description: 'Unsubscribed (repeating the link is harmless)', schema: UnsubscribeResponse },
-        '400': { description: 'Missing or invalid token', schema: ErrorBody },
+        '400': BAD_TOKEN,
       },
     },
   },
@@ -238,21 +243,15 @@ export const currencyRoutes: RouteDef[] = [
     bodyType: 'form',
     surface: 'json',
     cache: 'no-store',
-    async handle(ctx, deps) {
-      const token = single(ctx.query, 'token');
-      if (!token) throw badRequest("Missing required parameter 'token'", 'missing_parameter');
-      const id = await deps.notify.unsubscribe(token);
-      if (!id) throw badRequest('Invalid unsubscribe token', 'invalid_parameter');
-      return { status: 200, body: { unsubscribed: true, id } };
-    },
+    handle: unsubscribe,
     openapi: {
       summary: 'One-click unsubscribe (RFC 8058): what mail clients send for List-Unsubscribe-Post',
       tags: ['currency'],
-      parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' } }],
+      parameters: [TOKEN_PARAMETER],
       requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } } } },
       responses: {
         '200': { description: 'Unsubscribed (repeating it is harmless)', schema: UnsubscribeResponse },
-        '400': { description: 'Missing or invalid token', schema: ErrorBody },
+        '400': BAD_TOKEN,
       },
     },
   },
