@@ -11,7 +11,7 @@ import type { RouteDef } from '../api/route.js';
 import type { Principal } from '../domain/principal.js';
 import { tooManyRequests } from '../services/access-gate.js';
 import { UUID_V4 } from '../services/keys.js';
-import type { PipelineInput } from './pipeline.js';
+import type { PipelineInput } from './pipeline-input.js';
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];

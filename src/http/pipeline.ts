@@ -8,6 +8,9 @@ import { checkBody, type BodyVerdict } from '../fhir/shape/check-body.js';
 import { bodyPolicyOf } from './body-policy.js';
 import { ApiError, BodyShapeError, forbidden } from '../domain/api-error.js';
 import { authenticate, REALM } from './authenticate.js';
+import type { PipelineInput } from './pipeline-input.js';
+
+export type { PipelineInput } from './pipeline-input.js';
 import type { AppDeps } from '../api/app-deps.js';
 import type { HttpResult, RawBody, RequestContext, RouteDef, ScopeRequest, Surface } from '../api/route.js';
 import type { Principal } from '../domain/principal.js';
@@ -191,17 +194,6 @@ function authorizer(principal: Principal | undefined): (scope: ScopeRequest) => 
 function logWarnings(log: Logger, reqId: string, route: RouteDef, verdict: BodyVerdict): void {
   const total = Object.values(verdict.counts).reduce((a, b) => a + (b ?? 0), 0);
   if (total) log.info({ reqId, route: route.id, bodyWarnings: verdict.counts, refused: verdict.errors.length > 0 }, 'request body problems accepted as warnings');
-}
-
-export interface PipelineInput {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  params: Record<string, string>;
-  body: unknown;
-  requestId: string;
-  clientAddress: string;
 }
 
 export async function runRoute(route: RouteDef, input: PipelineInput, deps: AppDeps): Promise<HttpResult> {
