@@ -112,6 +112,18 @@ describe('unit: Coverage -> program', () => {
     expect(cc({ class: [{ value: 'Fidelis Care' }], type: sopt('213') })).to.deep.include({ program: 'medicaid_mco' }); // a plan brand names the plan
   });
 
+  it('when a plan name only hints at another program by a word in it, then the coded type decides (seventh test pass, #1)', () => {
+    const sopt = (code: string) => ({ coding: [{ system: 'https://nahdo.org/sopt', code }] });
+    // A dual in Original Medicare is not a D-SNP member: Medicare FFS rules, not the MA-plan hand-over.
+    const ffsDual = cc({ class: [{ value: 'Original Medicare, dual eligible (QMB+)' }], type: sopt('121') });
+    expect(ffsDual.program).to.equal('medicare_traditional');
+    expect(ffsDual.basis.join(' ')).to.contain('Coverage.type SOPT 121').and.contain('the coded type decides');
+    // An MA plan without drug coverage is MA, not Part D.
+    expect(cc({ class: [{ value: 'Acme Medicare Advantage (MA-only, no Part D)' }], type: sopt('112') }).program).to.equal('medicare_advantage');
+    // Without a code the words still say what they can.
+    expect(cc({ class: [{ value: 'Original Medicare, dual eligible (QMB+)' }] }).program).to.equal('dual_eligible');
+  });
+
   it('when Coverage.type carries the X12 claim filing indicator for Part A as a translation, then traditional Medicare', () => {
     expect(cc({ type: { coding: [{ system: 'https://x12.org/codes/claim-filing-indicator-codes', code: 'MA' }] } }).program).to.equal('medicare_traditional');
   });

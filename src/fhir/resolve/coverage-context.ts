@@ -119,7 +119,7 @@ function planNames(model: ReadModel): Map<string, PlanName> {
 }
 
 /** A program (and sometimes a state) named by free text: a plan name, a class value, a payer name. */
-export function programFromName(model: ReadModel, raw: string | undefined): { program: Program; state?: string; basis: string; medicaidProgramName?: true } | undefined {
+export function programFromName(model: ReadModel, raw: string | undefined): { program: Program; state?: string; basis: string; medicaidProgramName?: true; pattern?: true } | undefined {
   if (!raw || typeof raw !== 'string') return undefined;
   const alias = normalizeProgram(raw);
   if (alias) return { program: alias, basis: `'${raw.slice(0, 60)}'` };
@@ -131,7 +131,7 @@ export function programFromName(model: ReadModel, raw: string | undefined): { pr
       ...(named.medicaidProgramName ? { medicaidProgramName: true as const } : {}),
     };
   }
-  for (const [re, program] of NAME_PATTERNS) if (re.test(text)) return { program, basis: `'${raw.slice(0, 60)}'` };
+  for (const [re, program] of NAME_PATTERNS) if (re.test(text)) return { program, basis: `'${raw.slice(0, 60)}'`, pattern: true };
   return undefined;
 }
 
@@ -156,10 +156,14 @@ function programFromCoverage(model: ReadModel, cov: Coverage): { program: Progra
     for (const text of [c?.value, c?.name]) {
       const p = programFromName(model, text);
       if (!p) continue;
-      // A state's Medicaid program name (Apple Health, MassHealth) covers fee-for-service and managed care members
-      // alike: a coded type that says which of the two (SOPT 213 "Medicaid FFS") decides, the name keeps the state.
-      if (typed && p.medicaidProgramName && MEDICAID_DELIVERY.has(typed.program) && MEDICAID_DELIVERY.has(p.program) && typed.program !== p.program) {
-        return { program: typed.program, ...(p.state ? { state: p.state } : {}), basis: `${typed.basis} (Coverage.class ${p.basis} names the state's Medicaid program, which has both)` };
+      // A coded type (SOPT, X12) is the payer's own classification. Where a name only hints at a program, the code
+      // decides it and the name keeps the state it names: a state's Medicaid program name, which has both delivery
+      // systems, under SOPT 213 "Medicaid FFS"; a word found in free text ("Original Medicare, dual eligible (QMB+)"
+      // under SOPT 121, "... no Part D" under SOPT 112). A plan brand or an exact program name still decides.
+      const both = p.medicaidProgramName && typed && MEDICAID_DELIVERY.has(typed.program) && MEDICAID_DELIVERY.has(p.program);
+      if (typed && typed.program !== p.program && (both || p.pattern)) {
+        const why = both ? "names the state's Medicaid program, which has both" : `reads as ${p.program} by a word in it; the coded type decides`;
+        return { program: typed.program, ...(p.state ? { state: p.state } : {}), basis: `${typed.basis} (Coverage.class ${p.basis} ${why})` };
       }
       return { program: p.program, ...(p.state ? { state: p.state } : {}), basis: `Coverage.class ${p.basis}` };
     }
