@@ -64,6 +64,11 @@ describe('GET /v1/action-plan', () => {
           const r = rule({ state: 'TX', program: 'dual_eligible', code: 'hepatitis_c', paType: 'conditional' });
           return { ...r, decidedBy: 'part_d' as const, requirement: { ...r.requirement, paMode: 'plan_may_require' as const }, submission: { channel: 'payer_process' as const, target: 'The enrollee\'s Part D plan, by its own process.' } };
         })(),
+        // An MA plan's own drug rule (MA-PD enrollees; Part D sponsor texts): a drug denial is a Part D coverage determination.
+        (() => {
+          const r = rule({ state: 'TX', program: 'medicare_advantage', code: 'hepatitis_c', paType: 'conditional' });
+          return { ...r, requirement: { ...r.requirement, paMode: 'plan_may_require' as const, population: 'enrollees of a Medicare Advantage plan with prescription drug coverage (an MA-PD plan)' } };
+        })(),
         // CHIP children in the Medicaid plans (a hand-over to medicaid_mco): the plan decides, CHIP's appeal rights apply.
         (() => {
           const r = rule({ state: 'TX', program: 'chip', kind: 'service', code: 'physical_therapy', paType: 'conditional' });
@@ -98,6 +103,20 @@ describe('GET /v1/action-plan', () => {
     ]);
     expect(acts[0]!.rationale).to.include('offers voluntary prior authorization');
     expect(acts[1]!.rationale).to.include('does not require it');
+  });
+
+  it('when an MA plan\'s drug is denied, then the Part D appeal ladder applies (MA-PD drug coverage is Part D), and the plan says whom its rule covers (seventh test pass, #2, #3)', async () => {
+    const res = await get('?state=TX&program=medicare_advantage&drug=hepatitis_c&denied=true&denial_days_ago=5');
+    expect(res.status).to.equal(200);
+    const ladder = res.body.action_plan.state_specifics.appeal_ladder;
+    expect(ladder.program).to.equal('part_d');
+    expect(JSON.stringify(ladder.steps[0])).to.match(/redetermination/i);
+    expect(JSON.stringify(res.body.action_plan)).not.to.match(/organization.determination notice|Reconsideration by the Medicare Advantage/i);
+    // A denied plan still says the rule speaks for MA-PD enrollees only.
+    expect(JSON.stringify(res.body.action_plan)).to.contain('enrollees of a Medicare Advantage plan with prescription drug coverage (an MA-PD plan)');
+    // A Part B service stays with the MA ladder.
+    const svc = await get('?state=TX&program=medicare_advantage&service=advanced_imaging&denied=true&denial_days_ago=5');
+    expect(svc.body.action_plan.state_specifics.appeal_ladder.program).to.equal('medicare_advantage');
   });
 
   it('when a rule handed over to Part D is denied, then the Part D appeal ladder applies, not the dual-eligible one', async () => {

@@ -288,7 +288,10 @@ export const CHIP_MANAGED_CARE: AppealLadder = {
  * its rule is Medicaid managed care's: 42 CFR 457.1260 applies the plan appeal rules without 438.420's continued
  * benefits, and the state's CHIP review in place of a fair hearing.
  */
-export function ladderOf(model: ReadModel, q: { state: string; program: Program; subject: { kind: SubjectKind } }, rule: CoverageRuleDoc | null): AppealLadder {
+export function ladderOf(model: ReadModel, q: { state: string; program: Program; subject: { kind: SubjectKind; code?: string } }, rule: CoverageRuleDoc | null): AppealLadder {
+  // An MA plan's drug benefit is Part D coverage (MA-PD): its denials are coverage determinations, appealed by Part D
+  // redetermination (42 CFR 423 subpart M), not MA reconsideration; Part B drugs (specialty_drugs) stay with MA.
+  if (q.program === 'medicare_advantage' && (q.subject.kind === 'drug' || q.subject.code === 'pharmacy_standard')) return ladderFor('part_d');
   if (q.program !== 'chip') return ladderFor(rule?.decidedBy ?? carvedOutTo(model, q.state, q.program, q.subject.kind) ?? q.program);
   const inPlans = rule ? rule.decidedBy === 'medicaid_mco' : chipInPlans(model, q.state);
   return inPlans ? CHIP_MANAGED_CARE : ladderFor('chip');

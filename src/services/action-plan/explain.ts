@@ -171,6 +171,8 @@ function explainAppeal(a: ScoredAction, x: Words): Explained {
     ...(expectBy ? { decision_expected_by: expectBy } : {}),
     rationale: [
       a.window ? `The appeal window is open: ${plural(a.window.remaining, 'day')} left.` : 'Appeal through the state process.',
+      // A denied plan too says whom the rule speaks for: another member's appeal may run elsewhere.
+      g.rule?.requirement.population ? `The rule applies to ${g.rule.requirement.population} only (the source claims nothing for other members): check that the member is one of them before following this ladder.` : '',
       // A formulary exception (or any other basis-specific argument) is for a covered benefit, not for an exclusion.
       c.denialBasis && !g.facts?.notCovered ? basisWords[c.denialBasis] : '',
       g.facts?.notCovered ? `${notCoveredWords(x)} An appeal or fair hearing can argue that the exclusion does not apply to this use; it does not change the exclusion itself.` : '',
