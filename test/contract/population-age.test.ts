@@ -76,5 +76,15 @@ describe('a requirement limited to an age group: CRD and PAS read the patient\'s
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(200);
     const notes = res.body.entry[0].resource.processNote.map((n: Any) => n.text).join(' ');
     expect(notes).to.match(/the verified rule in\.medicaid-ffs\.d\.mental-health-antidepressants applies to members younger than 18 only; this patient \(age \d+\) is outside it/);
+    // A child is decided under the rule, and the item says whom the rule speaks for (seventh test pass, #5).
+    const child = example('pas-2.2.1-claim-submit-request-bundle.json');
+    child.identifier.value = 'ages-2';
+    for (const item of child.entry[0].resource.item) item.productOrService = { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: SERTRALINE }] };
+    child.entry.find((e: Any) => e.resource.resourceType === 'Patient').resource.birthDate = '2015-05-01';
+    const kid = await request(t.app.handler).post('/v1/Claim/$submit?state=IN&program=medicaid_ffs').set('x-api-key', key).set('content-type', 'application/fhir+json').send(child);
+    expect(kid.status).to.equal(200);
+    const kidNotes = kid.body.entry[0].resource.processNote.map((n: Any) => n.text).join(' ');
+    expect(kidNotes).to.contain('Rule in.medicaid-ffs.d.mental-health-antidepressants applies to members younger than 18 only; the source claims nothing for other members.');
+    expect(kidNotes).to.not.contain('is outside it');
   });
 });

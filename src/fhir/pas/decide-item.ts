@@ -134,6 +134,15 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
     return { sequence, action: 'A4', subjectKind: r.subject.kind, notes: [`Pended for manual review: the verified rule ${r.id} applies to ${r.requirement.population} only; this patient (age ${age}) is outside it, so no verified rule decides this item.`] };
   }
   const base = { sequence, ruleId: r.id, subjectKind: r.subject.kind, turnaround: { standardHours: r.turnaround.standardHours, expeditedHours: r.turnaround.expeditedHours } };
+  const d = underRule(req, item, r, base, now);
+  // A rule limited to a population the request cannot show (D-SNP or MA-PD enrollment) says so on the item.
+  if (r.requirement.population) d.notes.push(`Rule ${r.id} applies to ${r.requirement.population} only; the source claims nothing for other members.`);
+  return d;
+}
+
+
+/** The decision under a rule that speaks for this item. */
+function underRule(req: PasRequest, item: ClaimItem, r: CoverageRuleDoc, base: Pick<ItemDecision, 'sequence' | 'ruleId' | 'subjectKind' | 'turnaround'>, now: Date): ItemDecision {
   if (r.requirement.exclusion) {
     return { ...base, action: 'A3', notes: [`Not certified: ${r.requirement.exclusion.reason} (${r.requirement.exclusion.citation}; rule ${r.id}).`] };
   }
