@@ -15,6 +15,8 @@ export interface RuleFacts {
   notCovered?: boolean;
   /** The population the requirement is limited to, if any. */
   appliesTo?: string;
+  /** How binding the requirement is (plan_may_require, voluntary); absent: required. */
+  paMode?: string;
 }
 
 export function ruleFacts(rule: CoverageRuleDoc): RuleFacts {
@@ -27,6 +29,7 @@ export function ruleFacts(rule: CoverageRuleDoc): RuleFacts {
     status: rule.verification.status,
     ...(rule.requirement.exclusion ? { notCovered: true } : {}),
     ...(rule.requirement.population ? { appliesTo: rule.requirement.population } : {}),
+    ...(rule.requirement.paMode ? { paMode: rule.requirement.paMode } : {}),
   };
 }
 

@@ -70,7 +70,7 @@ function byProgramThenName(a: PayerHead, b: PayerHead): number {
 function programRulesSentence(rules: readonly (PaRule & { program: Program })[]): string {
   if (!rules.length) return '';
   const says = (r: PaRule): string =>
-    `${r.not_covered ? 'does not cover it' : r.pa_required ? 'requires PA' : 'does not require PA'}${r.applies_to ? ` (for ${r.applies_to} only)` : ''}`;
+    `${r.not_covered ? 'does not cover it' : r.pa_mode === 'plan_may_require' ? 'lets the plan require PA' : r.pa_required ? 'requires PA' : 'does not require PA'}${r.applies_to ? ` (for ${r.applies_to} only)` : ''}`;
   return `Program rules (what a payer without its own rule follows): ${rules.map((r) => `${PROGRAM_LABELS[r.program]} ${says(r)}`).join('; ')}.`;
 }
 

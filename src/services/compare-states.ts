@@ -170,6 +170,13 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   }
   if (gapStates.length && all.length) sentences.push(`No verified rule for ${list(gapStates)} (gap${gapStates.length > 1 ? 's' : ''}).`);
   else if (gapStates.length) sentences.push(`Gaps: ${list(gapStates)}.`);
+  // "Requires PA" counts rules whose source only lets the plan require it: the comparison says which.
+  const planChoice = rules.filter((r) => r.pa_mode === 'plan_may_require').map((r) => r.state_abbr);
+  if (planChoice.length) {
+    sentences.push(planChoice.length === rules.length
+      ? 'In every state compared the source only lets the plan require PA: which requests need it is the plan\'s choice.'
+      : `In ${list(planChoice)} the source only lets the plan require PA (the plan's choice).`);
+  }
   // A rule limited to a population speaks for it only: the comparison says so, per state.
   const limited = all.filter((r) => typeof r.applies_to === 'string');
   if (limited.length) sentences.push(`Limited to a population: ${limited.map((r) => `${r.state_abbr} (${r.applies_to as string})`).join('; ')}.`);
