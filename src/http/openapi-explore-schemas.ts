@@ -138,7 +138,11 @@ export const ComplianceResponse = {
 const ruleSummary = {
   type: 'object',
   required: ['rule_id', 'state', 'program', 'subject', 'pa_required', 'pa_type', 'confidence', 'source_url', 'last_verified'],
-  properties: { rule_id: str, state: str, program: str, subject, pa_required: { type: 'boolean' }, pa_type: str, confidence: { type: 'number' }, rule_status: { enum: ['verified', 'sample'] }, source_url: str, last_verified: date },
+  properties: {
+    rule_id: str, state: str, program: str, subject, pa_required: { type: 'boolean' }, pa_type: str, confidence: { type: 'number' }, rule_status: { enum: ['verified', 'sample'] }, source_url: str, last_verified: date,
+    applies_to: { type: 'string', description: 'Present when the rule is limited to a population: it claims nothing for other members' },
+    pa_mode: { enum: ['required', 'plan_may_require', 'voluntary'], description: 'Present when the source only lets the plan require PA, or offers it voluntarily' },
+  },
 };
 export const SimilarResponse = {
   type: 'object',
@@ -198,6 +202,12 @@ export const AskResponse = {
           notify_url: str,
           outside_program: OutsideProgram,
           other_program_rule: { type: 'object', required: ['program', 'label', 'lookup'], properties: { program: { enum: ['medicaid_ffs', 'medicaid_mco'] }, label: str, lookup: str } },
+          outside_population: {
+            type: 'object',
+            required: ['applies_to', 'rule_id', 'reason'],
+            description: 'scope_gap false: a verified rule exists, but the question says the member is outside its population (an MA plan without drug coverage under the MA-PD rule), so it does not speak for them',
+            properties: { applies_to: str, rule_id: str, reason: str },
+          },
         },
       },
     },

@@ -32,6 +32,11 @@ const RULES = [
   rule({ state: 'WA', program: 'medicaid_mco', code: 'diabetes_insulin' }),
   rule({ state: 'GA', program: 'medicaid_mco', kind: 'service', code: 'outpatient_surgery' }),
   rule({ state: 'AZ', program: 'medicare_traditional', kind: 'service', code: 'outpatient_surgery' }),
+  // An MA drug rule for MA-PD enrollees only (requirement.population), as the MA facts of their own serve it.
+  (() => {
+    const r = rule({ state: 'FL', program: 'medicare_advantage', code: 'hepatitis_c', paType: 'conditional' });
+    return { ...r, requirement: { ...r.requirement, population: 'enrollees of a Medicare Advantage plan with prescription drug coverage (an MA-PD plan)' } };
+  })(),
 ];
 
 let t: TestApp;
@@ -179,6 +184,16 @@ describe('POST /v1/ask', function () {
     expect(scoped.body.gaps[0]).to.not.have.property('other_program_rule');
     const said = await ask({ question: 'Suboxone in Florida Medicaid managed care' });
     expect(said.body.gaps[0], 'the program was said, not assumed').to.not.have.property('other_program_rule');
+    // A member the question puts outside the rule's population: a gap saying why, not the rule (seventh test pass, #4).
+    const noDrugs = await ask({ question: 'Medicare Advantage plan without drug coverage in Florida, does Harvoni need PA?' });
+    expect(noDrugs.body.status).to.equal('no_rule');
+    expect(noDrugs.body.answers).to.deep.equal([]);
+    expect(noDrugs.body.gaps[0]).to.deep.include({ scope_gap: false });
+    expect(noDrugs.body.gaps[0].outside_population).to.deep.include({ rule_id: 'fl.medicare-advantage.d.hepatitis-c', applies_to: 'enrollees of a Medicare Advantage plan with prescription drug coverage (an MA-PD plan)' });
+    expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), noDrugs, 'POST');
+    const withDrugs = await ask({ question: 'Medicare Advantage plan in Florida, does Harvoni need PA?' });
+    expect(withDrugs.body.status).to.equal('answered');
+    expect(withDrugs.body.answers[0].result.applies_to).to.contain('MA-PD');
     const misspelt = await ask({ question: 'Tennesee Medicaid managed care and Humira' });
     expect(misspelt.body.extracted.state).to.deep.equal({ value: 'TN', matched: 'Tennesee', by: 'fuzzy_name' });
   });
@@ -372,7 +387,9 @@ describe('GET /v1/rules/similar', () => {
     expect(res.status).to.equal(200);
     expectOpenApi((await import('../../src/http/routes/index.js')).allRoutes(t.deps), res);
     const ids = res.body.results.map((r: { rule_id: string }) => r.rule_id);
-    expect(ids).to.have.members(['ca.medicaid-mco.d.hepatitis-c', 'fl.medicaid-mco.d.hepatitis-c']);
+    // A population-limited rule says whom it speaks for here too (seventh test pass).
+    expect(res.body.results.find((r: { rule_id: string }) => r.rule_id === 'fl.medicare-advantage.d.hepatitis-c').applies_to).to.contain('MA-PD');
+    expect(ids).to.have.members(['ca.medicaid-mco.d.hepatitis-c', 'fl.medicaid-mco.d.hepatitis-c', 'fl.medicare-advantage.d.hepatitis-c']);
     expect(res.body.results[0].reasons).to.include('same drug class (hepatitis_c)');
     expect(res.body.results[0].reasons).to.include('same program (medicaid_mco)');
     const scores = res.body.results.map((r: { score: number }) => r.score);

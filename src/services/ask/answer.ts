@@ -55,6 +55,10 @@ function resolveProgram(x: Extraction, state: string | undefined, model: ReadMod
   return { choices: [] };
 }
 
+/** The question says the member's plan has no drug coverage ("without drug coverage", "no Part D", "MA-only"). */
+export const saysNoDrugCoverage = (question: string): boolean =>
+  /\b(without|no|not|lacks?|doesn'?t (have|include))\b[^.?!]{0,24}\b(drug coverage|part d|prescription (drug )?coverage|drug plan)\b|\bma[- ]only\b|\bmapd?[- ]?less\b/i.test(question);
+
 /** Reads the question and decides what it needs; the route authorizes `scope` before calling `answer`. */
 export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
   const x = extract(model, input.question);
@@ -104,6 +108,15 @@ export function planAnswer(model: ReadModel, input: AskInput): AskPlan {
             continue;
           }
           const r = out.rule;
+          // The question says the member is outside the rule's population (an MA plan "without drug coverage" asking
+          // under the MA-PD rule): the rule does not speak for them, so it is a gap that says why, not an answer.
+          if (r.requirement.population && saysNoDrugCoverage(input.question) && /drug coverage/i.test(r.requirement.population)) {
+            gaps.push({
+              state, program, query: toQueryEcho(q.subject), matched: s.matched, scope_gap: false,
+              outside_population: { applies_to: r.requirement.population, rule_id: r.id, reason: `The question says the plan has no drug coverage; the verified rule ${r.id} applies to ${r.requirement.population} only and claims nothing for this member.` },
+            });
+            continue;
+          }
           answers.push({
             state,
             program,

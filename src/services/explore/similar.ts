@@ -108,6 +108,9 @@ const summary = (r: CoverageRuleDoc) => ({
   payer: r.payer ? { id: r.payer.id, name: r.payer.name } : null,
   pa_required: r.requirement.paRequired,
   pa_type: r.requirement.paType,
+  // Whom a population-limited rule speaks for, and a source that only lets the plan require PA, as every surface says.
+  ...(r.requirement.population ? { applies_to: r.requirement.population } : {}),
+  ...(r.requirement.paMode ? { pa_mode: r.requirement.paMode } : {}),
   confidence: r.verification.confidence,
   rule_status: r.verification.status === 'verified' ? 'verified' : 'sample',
   source_url: r.source.url,
