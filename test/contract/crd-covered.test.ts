@@ -59,3 +59,20 @@ describe('CRD covered: asserted only where the source states the program\'s own 
     expect(i).to.deep.include({ covered: ['covered'], 'pa-needed': ['auth-needed'], 'coverage-assertion-id': ['in.medicaid-ffs.d.mental-health-antidepressants'] });
   });
 });
+
+describe('CRD voluntary PA (a review choice): not required, and the card and coverage information say it is optional', function () {
+  this.timeout(60_000);
+  it('when the rule offers voluntary PA, then pa-needed no-auth with a reason, and the card says optional, not "no PA required"', async () => {
+    const r = rule({ state: 'IN', program: 'medicaid_ffs', code: 'mental_health_antidepressants', paRequired: false, paType: 'conditional' });
+    const voluntary: CoverageRuleDoc = { ...r, requirement: { ...r.requirement, paMode: 'voluntary', criteria: 'The agency chooses pre-claim review or postpayment review.' } };
+    const t = await makeTestApp([jurisdiction('IN'), drug, voluntary] as CanonicalDoc[]);
+    const key = await t.key({ name: 'voluntary' });
+    const res = await request(t.app.handler).post('/v1/cds-services/service-coverage-requirements-select?state=IN&program=medicaid_ffs').set('x-api-key', key).send(order());
+    expect(res.status).to.equal(200);
+    const action = res.body.systemActions.find((a: Any) => a.resource.resourceType === 'MedicationRequest');
+    const i = infoOf(action);
+    expect(i).to.deep.include({ covered: ['covered'], 'pa-needed': ['no-auth'] });
+    expect(JSON.stringify(i.reason)).to.contain('may be requested (voluntary)');
+    expect(res.body.cards.map((c: Any) => c.summary).join(' ')).to.contain('Prior authorization optional (voluntary)');
+  });
+});

@@ -46,6 +46,8 @@ export interface VerdictInput {
 function verdictLine(rule: CoverageRuleDoc): { head: string; indicator: CdsCard['indicator'] } {
   const r = rule.requirement;
   if (r.exclusion) return { head: 'Not covered', indicator: 'warning' };
+  // Voluntary PA (the home health review choice, RSNAT-like programs): not required, but a request may be sent.
+  if (!r.paRequired && r.paMode === 'voluntary') return { head: 'Prior authorization optional (voluntary)', indicator: 'info' };
   if (!r.paRequired) return { head: 'No prior authorization required', indicator: 'info' };
   if (r.paType === 'conditional') return { head: 'Prior authorization may be required', indicator: 'warning' };
   if (r.paType === 'notification_only') return { head: 'Notification required', indicator: 'info' };

@@ -75,6 +75,8 @@ export function ruleVerdict(rule: CoverageRuleDoc, coding: { system?: string; co
   }
   if (!r.paRequired) {
     v.paNeeded = 'no-auth';
+    // Voluntary PA (a review choice): not required, but the order may go through it; the reason says what it is.
+    if (r.paMode === 'voluntary') v.reason = [reason(`Prior authorization is not required but may be requested (voluntary): ${brief(r.criteria)}`)];
     return v;
   }
   if (r.paType === 'notification_only') {
