@@ -21,7 +21,8 @@ describe('OUTBOUND_DENY: the service does not call denied addresses for a client
   let key: string;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'prauth-outbound-'));
-    svc = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', PRAUTH_DATA_DIR: dir, LOG_LEVEL: 'silent', SERVE_SAMPLE_RULES: 'true', OUTBOUND_DENY: 'private' }), pino({ level: 'silent' }));
+    // No corpus is needed: the EHR would be read before any rule is looked for (and a loaded one would stay in the heap).
+    svc = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', PRAUTH_DATA_DIR: dir, LOG_LEVEL: 'silent', PRAUTH_LOAD_SAMPLE: 'false', OUTBOUND_DENY: 'private' }), pino({ level: 'silent' }));
     key = (await svc.deps.keys.create({ name: 'outbound' })).key;
     ehr = await startEhrServer([], orderSignMedicareE0250().fhirAuthorization.access_token);
   });
@@ -29,6 +30,7 @@ describe('OUTBOUND_DENY: the service does not call denied addresses for a client
     await ehr.close();
     await svc.stop();
     rmSync(dir, { recursive: true, force: true });
+    (svc as unknown) = undefined; // mocha keeps the suite's closures for the whole run
   });
 
   it('when a CRD call names a fhirServer on a private address, then nothing is fetched and the card says why', async () => {
