@@ -145,13 +145,17 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
       sentences.push(`PA not required in ${no.length} of ${rules.length} ${among}; outlier${yes.length > 1 ? 's' : ''} requiring PA: ${list(yes)}.`);
     }
   } else {
-    const verb = yes.length ? 'requires PA' : 'does not require PA';
+    // Where every source only lets the plan require PA, that is what "requires PA" means here: said once, as such.
+    const allPlanChoice = yes.length > 0 && rules.every((r) => r.pa_mode === 'plan_may_require');
+    const verb = allPlanChoice ? 'lets the plan require PA (the plan\'s choice)' : yes.length ? 'requires PA' : 'does not require PA';
     sentences.push(
       rules.length === 1
         ? `The only ${excluded.length ? 'state covering it' : 'state with a verified rule'}, ${rules[0]!.state_abbr}, ${verb}.`
-        : yes.length
-          ? `All ${rules.length} ${among} require PA.`
-          : `None of the ${rules.length} ${among} requires PA.`,
+        : allPlanChoice
+          ? `In all ${rules.length} ${among} the source only lets the plan require PA: which requests need it is the plan's choice.`
+          : yes.length
+            ? `All ${rules.length} ${among} require PA.`
+            : `None of the ${rules.length} ${among} requires PA.`,
     );
   }
 
@@ -172,11 +176,7 @@ export function summarize(results: readonly CompareItem[]): CompareSummary {
   else if (gapStates.length) sentences.push(`Gaps: ${list(gapStates)}.`);
   // "Requires PA" counts rules whose source only lets the plan require it: the comparison says which.
   const planChoice = rules.filter((r) => r.pa_mode === 'plan_may_require').map((r) => r.state_abbr);
-  if (planChoice.length) {
-    sentences.push(planChoice.length === rules.length
-      ? 'In every state compared the source only lets the plan require PA: which requests need it is the plan\'s choice.'
-      : `In ${list(planChoice)} the source only lets the plan require PA (the plan's choice).`);
-  }
+  if (planChoice.length && planChoice.length < rules.length) sentences.push(`In ${list(planChoice)} the source only lets the plan require PA (the plan's choice).`);
   // A rule limited to a population speaks for it only: the comparison says so, per state.
   const limited = all.filter((r) => typeof r.applies_to === 'string');
   if (limited.length) sentences.push(`Limited to a population: ${limited.map((r) => `${r.state_abbr} (${r.applies_to as string})`).join('; ')}.`);

@@ -26,7 +26,8 @@ describe('plan_may_require in summaries: the plan\'s choice, not "PA required"',
   it('when states are compared, then the summary says the source only lets the plan require PA', async () => {
     const res = await get('/v1/compare?states=TX,OK&program=medicare_advantage&service=advanced_imaging');
     expect(res.status).to.equal(200);
-    expect(res.body.summary.divergence_summary).to.contain("In every state compared the source only lets the plan require PA: which requests need it is the plan's choice.");
+    expect(res.body.summary.divergence_summary).to.contain("In all 2 states with a verified rule the source only lets the plan require PA: which requests need it is the plan's choice.");
+    expect(res.body.summary.divergence_summary).to.not.contain('require PA.');
   });
 
   it('when payers are compared, then the program rules sentence says the plan may require PA, and a program that requires it says so', async () => {
