@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   log.info({ url: service.url, store: service.store.kind, corpusVersion: service.corpus.current.version, startMs: Math.round(ms) }, 'listening');
   // Settings a production deployment usually needs, said once at start rather than discovered from a client's report.
   for (const warning of deploymentWarnings(config)) log.warn(warning);
+  log.flush(); // the log is buffered (4 KB): the start lines are seen at start, not with the first requests
   const scheme = config.tlsCertFile ? 'https' : 'http';
   const port = (service.server.address() as { port: number }).port;
   process.stdout.write(`prauth listening on ${scheme}://${config.host}:${port} (${service.store.kind} store, ${service.corpus.current.counts.served} program-level rules served, ${service.corpus.current.counts.verified} of them verified)\n`);
