@@ -78,8 +78,8 @@ export async function answer(ctx: RequestContext, pending: OpResult<unknown> | P
   const out = await pending;
   if (out.scope) ctx.authorize(out.scope);
   if (isFailure(out)) throw toApiError(out);
-  const headers = { ...versionHeaders(out.body, out.headers?.Location), ...(out.headers ?? {}) };
-  if (headers.Location && out.headers?.Location) headers.Location = versionHeaders(out.body, out.headers.Location).Location ?? headers.Location;
+  // The operation's own headers, then the version's (a create's Location gains its /_history/<vid>).
+  const headers = { ...(out.headers ?? {}), ...versionHeaders(out.body, out.headers?.Location) };
   return { status: out.status ?? 200, body: out.body, ...(Object.keys(headers).length ? { headers } : {}) };
 }
 
