@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseLimits, type LimitGroup } from './domain/limits.js';
 import { parseTrustProxy } from './domain/client-address.js';
 import { parseOutboundDeny } from './domain/outbound.js';
+import type { AddressList } from './domain/address-list.js';
 
 export interface Config {
   readonly port: number;
@@ -22,10 +23,10 @@ export interface Config {
   readonly corpusPollSeconds: number;
   readonly bodyLimit: string;
   readonly publicBaseUrl: string | undefined;
-  /** TRUST_PROXY: reverse proxies whose X-Forwarded-For names the client (IPs, CIDRs, `loopback`); empty: none. */
-  readonly trustProxy: readonly string[];
-  /** OUTBOUND_DENY: addresses the service must not call on a client's behalf (IPs, CIDRs, `private`); empty: none. */
-  readonly outboundDeny: readonly string[];
+  /** TRUST_PROXY: reverse proxies whose X-Forwarded-For names the client (IPs, CIDRs, `loopback`); no list: none. */
+  readonly trustProxy: AddressList;
+  /** OUTBOUND_DENY: addresses the service must not call on a client's behalf (IPs, CIDRs, `private`); no list: none. */
+  readonly outboundDeny: AddressList;
   /** RFC 9745 deprecation moment and RFC 8594 sunset of /v1/pa-lookup. */
   readonly paLookupDeprecatedAt: Date;
   readonly paLookupSunsetAt: Date;
@@ -172,8 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corpusPollSeconds: int('CORPUS_POLL_SECONDS', 10, 1, 3600),
     bodyLimit,
     publicBaseUrl: publicBaseUrl?.replace(/\/$/, ''),
-    trustProxy: Object.freeze(trustProxy.entries),
-    outboundDeny: Object.freeze(outboundDeny.entries),
+    // Parsed once here: the dispatcher and the outbound check use the lists as they are.
+    trustProxy: { entries: trustProxy.entries, ...(trustProxy.list ? { list: trustProxy.list } : {}) },
+    outboundDeny: { entries: outboundDeny.entries, ...(outboundDeny.list ? { list: outboundDeny.list } : {}) },
     paLookupDeprecatedAt: date('PA_LOOKUP_DEPRECATED_AT', '2026-11-21T00:00:00Z'),
     paLookupSunsetAt: date('PA_LOOKUP_SUNSET_AT', '2027-06-30T23:59:59Z'),
     ingestCron: env.INGEST_CRON || '',
@@ -243,6 +245,6 @@ export function deploymentWarnings(config: Config): string[] {
   const out: string[] = [];
   if (!config.dtrLaunchUrl) out.push('DTR_LAUNCH_URL is unset: CRD cards link each rule\'s source, not a DTR app (docs/crd.md)');
   if (!config.publicBaseUrl) out.push('PUBLIC_BASE_URL is unset: links use the request Host, and messages link to this server\'s own origin (docs/currency.md)');
-  if (!config.outboundDeny.length) out.push('OUTBOUND_DENY is unset: a keyed caller can have the service call any address, private ones included (docs/crd.md)');
+  if (!config.outboundDeny.list) out.push('OUTBOUND_DENY is unset: a keyed caller can have the service call any address, private ones included (docs/crd.md)');
   return out;
 }

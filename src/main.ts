@@ -68,4 +68,3 @@ main().catch((err: unknown) => {
   process.stderr.write(`prauth failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
-

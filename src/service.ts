@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { schedule as cronSchedule, validate as cronValidate, type ScheduledTask } from 'node-cron';
 import { allRoutes } from './http/routes/index.js';
 import { startingUp } from './http/dispatch.js';
+import { publicBaseOf } from './http/base-url.js';
 import { createIngester } from './services/ingester.js';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
@@ -41,7 +42,7 @@ import { readCorpusVersion } from './store/collections.js';
 import { acquireLock, type HeldLock } from './store/embedded/data-dir-lock.js';
 import { openStore } from './store/open-store.js';
 import type { DocumentStore } from './store/port.js';
-import { outboundCheck, parseOutboundDeny } from './domain/outbound.js';
+import { outboundCheck } from './domain/outbound.js';
 
 export interface RunningService {
   server: Server;
@@ -83,7 +84,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
   const clients = createClientService({ store, now, cacheSeconds: config.keyCacheSeconds, servedResourceTypes: servedResourceTypes() });
   const authThrottle = createAuthThrottle({ limits });
   const demo = createDemoSessions({ store, limits, ttlMinutes: config.demoSessionMinutes, now });
-  const outbound = outboundCheck(parseOutboundDeny(config.outboundDeny.join(',')).list);
+  const outbound = outboundCheck(config.outboundDeny.list);
   const ehrFetch = createEhrFetcher({ timeoutMs: config.crdEhrTimeoutMs, outbound });
   const outbox = createOutbox({ store, now, log });
   const subscriptions = createSubscriptionService({ store, now, outbox, outbound, responseBundle: (ref, v) => pas.responseBundle(ref, v), onError: (err) => log.warn({ err }, 'subscription heartbeat check failed') });
@@ -96,7 +97,7 @@ export function buildServices(inputs: ServiceInputs): AppDeps {
     sendMail: createMailer(config.notify),
     sendSms: createSmsSender(config.notify),
     // Links in messages: PUBLIC_BASE_URL, else this server's own origin (never a request's Host header).
-    messageBaseUrl: config.publicBaseUrl ?? `${config.tlsCertFile ? 'https' : 'http'}://localhost:${config.port}`,
+    messageBaseUrl: publicBaseOf({ host: `localhost:${config.port}` }, config),
   });
   const ingestRuns = createIngestRuns({ store, now, log, ingest: createIngester(store, corpus, now), afterChange: () => notify.dispatch() });
   const ingest = (source: IngestSource, onProgress?: IngestProgress): Promise<IngestReport> =>

@@ -6,6 +6,7 @@
 import type { OpEnv, OpResult, SearchInput, SearchParamDecl } from './decl-types.js';
 import type { Failure } from '../fhir/outcome.js';
 import type { Bundle, BundleEntry, Resource } from '../fhir/r4.js';
+import { daysInMonth } from '../domain/time.js';
 
 export type TokenValue = { system?: string; code: string };
 export type DateValue = { start?: string; end?: string };
@@ -74,8 +75,8 @@ export function dateRange(v: string): Range | undefined {
   if (month > 11) return undefined;
   if (d === undefined) return { low: Date.UTC(year, month, 1), high: Date.UTC(year, month + 1, 1) };
   const day = Number(d);
-  // A real calendar day (2026-02-30 is not one): the last day of the month is day 0 of the next.
-  if (day < 1 || day > new Date(Date.UTC(year, month + 1, 0)).getUTCDate()) return undefined;
+  // A real calendar day (2026-02-30 is not one).
+  if (day < 1 || day > daysInMonth(year, month + 1)) return undefined;
   if (h === undefined) return { low: Date.UTC(year, month, day), high: Date.UTC(year, month, day + 1) };
   const iso = `${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${frac ? `.${frac.slice(0, 3)}` : ''}${tz ?? 'Z'}`;
   const t = Date.parse(iso);
@@ -181,7 +182,6 @@ function criterion<R extends Resource>(param: IndexedParam<R>, modifier: string 
   }
 }
 
-/** Runs a search: a searchset Bundle (one page) or a 400 Failure. */
 /** The previous page's offset: one page back, or the last page holding matches when this one lies past the end. */
 export function previousOffset(offset: number, count: number, total: number): number {
   if (count <= 0) return 0;
@@ -189,6 +189,7 @@ export function previousOffset(offset: number, count: number, total: number): nu
   return Math.max(0, Math.min(offset - count, lastPageStart));
 }
 
+/** Runs a search: a searchset Bundle (one page) or a 400 Failure. */
 export function runSearch<R extends Resource>(spec: SearchSpec<R>, data: SearchData<R>, input: SearchInput, env: Pick<OpEnv, 'base'>): OpResult<Bundle> {
   const byName = new Map(spec.params.map((p) => [p.name, p]));
   const criteria: Criterion<R>[] = [];

@@ -4,6 +4,9 @@ export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 export const addDays = (date: string, days: number): string => isoDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));
 export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
+/** The number of days in a month (1-12) of a year: day 0 of the next month is the last day of this one. */
+export const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
 /**
  * A FHIR dateTime (R4 datatypes.html#dateTime): YYYY, YYYY-MM, YYYY-MM-DD, or a full time with seconds and a zone,
  * and a real calendar date (2026-02-30 and 2026-13-45 are not).
@@ -18,6 +21,5 @@ export function isFhirDateTime(v: unknown): boolean {
   if (month < 1 || month > 12) return false;
   if (d === undefined) return true;
   const day = Number(d);
-  const days = new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
-  return day >= 1 && day <= days;
+  return day >= 1 && day <= daysInMonth(Number(y), month);
 }

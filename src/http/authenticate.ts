@@ -80,14 +80,12 @@ export function authenticate(route: RouteDef, input: PipelineInput, deps: AppDep
 
 /**
  * The usual call, answered without waiting: an API key this process verified within the key cache time, on a route
- * that is not an operator's, from an address not blocked. Anything else goes the whole way (resolveAndThrottle),
- * which answers such a call the same.
+ * that is not an operator's. Anything else goes the whole way (resolveAndThrottle), which answers such a call the same.
  */
 function knownKey(route: RouteDef, input: PipelineInput, deps: AppDeps): Principal | undefined {
   if (route.auth === 'admin' || !deps.keys.verifyCached) return undefined;
   const key = headerValue(input.headers, 'x-api-key');
-  const principal = key ? deps.keys.verifyCached(key.trim()) : undefined;
-  return principal;
+  return key ? deps.keys.verifyCached(key.trim()) : undefined;
 }
 
 /**
@@ -100,10 +98,8 @@ async function resolveAndThrottle(route: RouteDef, input: PipelineInput, deps: A
     return await resolveCredentials(route, input, deps);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 401) throw err;
-    const blocked = deps.authThrottle.blocked(input.clientAddress, deps.now());
-    if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
-    const d = await deps.authThrottle.failed(input.clientAddress, deps.now());
-    if (!d.allowed) throw tooManyRequests('auth_failure', d, 'failed authentications from this address');
+    const over = await deps.authThrottle.failure(input.clientAddress, deps.now());
+    if (over) throw tooManyRequests('auth_failure', over, 'failed authentications from this address');
     if (!err.headers['WWW-Authenticate']) throw new ApiError(401, err.code, err.message, err.extra, { 'WWW-Authenticate': challengeOf(route, input) });
     throw err;
   }

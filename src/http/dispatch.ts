@@ -12,7 +12,7 @@ import type { HttpResult, RouteDef, Surface } from '../api/route.js';
 import { renderError, requestIdOf, runRoute, writeResult } from './pipeline.js';
 import { jsonBodyReader, type BodyReader } from './json-body.js';
 import { bodyPolicyOf, FORM_TYPE, JSON_TYPES, type BodyPolicy } from './body-policy.js';
-import { clientAddressOf, parseTrustProxy } from '../domain/client-address.js';
+import { clientAddressOf } from '../domain/client-address.js';
 
 /** A body of another type than the route reads is a 415; no body at all (curl -X POST) is left to the route. */
 function unsupportedBody(policy: BodyPolicy | undefined, req: IncomingMessage): ApiError | undefined {
@@ -57,7 +57,7 @@ export function createDispatcher(deps: AppDeps, surfaceOf: (path: string) => Sur
   const write = (res: ServerResponse, at: RequestAt, result: HttpResult, surface: Surface): void => writeResult(res, at.method, result, surface, at.requestId);
 
   // Per-address limits see the client behind a trusted reverse proxy (TRUST_PROXY), else the socket's peer.
-  const addressOf = clientAddressOf(parseTrustProxy(deps.config.trustProxy.join(',')).list);
+  const addressOf = clientAddressOf(deps.config.trustProxy.list);
   return {
     dispatch(route, params, req, res, at) {
       const failed = (err: unknown): void => write(res, at, renderError(err, route.surface, at.requestId, deps.log), route.surface);

@@ -8,32 +8,34 @@ import type { RateLimits } from './rate-limits.js';
 import type { LimitDecision } from '../domain/limits.js';
 
 export interface AuthThrottle {
-  /** The refusal while this address is over its budget, else null (an in-process check). */
-  blocked(address: string, now: Date): LimitDecision | null;
-  /** Counts one failed authentication; `allowed: false` means the address is now over its budget. */
-  failed(address: string, now: Date): Promise<LimitDecision>;
+  /**
+   * One failed authentication from the address: the refusal (a 429) when the address is over its budget, else null.
+   * An address already over it pays no store write (an in-process mark).
+   */
+  failure(address: string, now: Date): Promise<LimitDecision | null>;
 }
 
 export function createAuthThrottle(deps: { limits: RateLimits }): AuthThrottle {
   const blockedUntil = new Map<string, number>();
   const MAX_TRACKED = 100_000;
+  const blocked = (address: string, now: Date): LimitDecision | null => {
+    const until = blockedUntil.get(address);
+    if (until === undefined) return null;
+    const ms = until - now.getTime();
+    if (ms <= 0) {
+      blockedUntil.delete(address);
+      return null;
+    }
+    return { allowed: false, limit: deps.limits.limitOf('auth_failure'), remaining: 0, resetSeconds: Math.ceil(ms / 1000) };
+  };
   return {
-    blocked(address, now) {
-      const until = blockedUntil.get(address);
-      if (until === undefined) return null;
-      const ms = until - now.getTime();
-      if (ms <= 0) {
-        blockedUntil.delete(address);
-        return null;
-      }
-      return { allowed: false, limit: deps.limits.limitOf('auth_failure'), remaining: 0, resetSeconds: Math.ceil(ms / 1000) };
-    },
-    async failed(address, now) {
+    async failure(address, now) {
+      const already = blocked(address, now);
+      if (already) return already;
       const d = await deps.limits.consume(`ip:${address}`, 'auth_failure', now);
-      if (!d.allowed) {
-        if (blockedUntil.size >= MAX_TRACKED) blockedUntil.clear();
-        blockedUntil.set(address, now.getTime() + d.resetSeconds * 1000);
-      }
+      if (d.allowed) return null;
+      if (blockedUntil.size >= MAX_TRACKED) blockedUntil.clear();
+      blockedUntil.set(address, now.getTime() + d.resetSeconds * 1000);
       return d;
     },
   };

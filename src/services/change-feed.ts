@@ -141,8 +141,7 @@ export function describeFacts(before: RuleFacts | undefined, after: RuleFacts | 
     if (a === undefined) lines.push(`${label}: ${b}`);
     else if (a !== b) lines.push(`${label}: ${a} -> ${b}`);
   };
-  // An exclusion is not "PA required: no": it is named as what it is.
-  // "PA required: yes" would overstate a rule whose source only lets the plan require PA.
+  // An exclusion is not "PA required: no", and a source that only lets the plan require PA is not "PA required: yes".
   const paWord = (f: RuleFacts): string => (f.notCovered ? 'not covered (no PA route)' : f.paMode === 'plan_may_require' ? 'at the plan\'s choice' : yesNo(f.paRequired));
   pair('PA required', before ? paWord(before) : undefined, paWord(after));
   if (after.appliesTo || before?.appliesTo) pair('Applies to', before ? before.appliesTo ?? 'everyone the rule covers' : undefined, after.appliesTo ?? 'everyone the rule covers');

@@ -105,12 +105,18 @@ describe('GET /v1/action-plan', () => {
     expect(acts[1]!.rationale).to.include('does not require it');
   });
 
-  it('when an MA plan\'s drug is denied, then the Part D appeal ladder applies (MA-PD drug coverage is Part D), and the plan says whom its rule covers (seventh test pass, #2, #3)', async () => {
-    const res = await get('?state=TX&program=medicare_advantage&drug=hepatitis_c&denied=true&denial_days_ago=5');
+  /** A denied plan whose appeal is the Part D ladder (redetermination first). */
+  async function partDLadder(query: string): Promise<Awaited<ReturnType<typeof get>>> {
+    const res = await get(query);
     expect(res.status).to.equal(200);
     const ladder = res.body.action_plan.state_specifics.appeal_ladder;
     expect(ladder.program).to.equal('part_d');
     expect(JSON.stringify(ladder.steps[0])).to.match(/redetermination/i);
+    return res;
+  }
+
+  it('when an MA plan\'s drug is denied, then the Part D appeal ladder applies (MA-PD drug coverage is Part D), and the plan says whom its rule covers (seventh test pass, #2, #3)', async () => {
+    const res = await partDLadder('?state=TX&program=medicare_advantage&drug=hepatitis_c&denied=true&denial_days_ago=5');
     expect(JSON.stringify(res.body.action_plan)).not.to.match(/organization.determination notice|Reconsideration by the Medicare Advantage/i);
     // A denied plan still says the rule speaks for MA-PD enrollees only.
     expect(JSON.stringify(res.body.action_plan)).to.contain('enrollees of a Medicare Advantage plan with prescription drug coverage (an MA-PD plan)');
@@ -120,11 +126,7 @@ describe('GET /v1/action-plan', () => {
   });
 
   it('when a rule handed over to Part D is denied, then the Part D appeal ladder applies, not the dual-eligible one', async () => {
-    const res = await get('?state=TX&program=dual_eligible&drug=hepatitis_c&denied=true&denial_basis=not_on_formulary&denial_days_ago=5');
-    expect(res.status).to.equal(200);
-    const ladder = res.body.action_plan.state_specifics.appeal_ladder;
-    expect(ladder.program).to.equal('part_d');
-    expect(JSON.stringify(ladder.steps[0])).to.match(/redetermination/i);
+    const res = await partDLadder('?state=TX&program=dual_eligible&drug=hepatitis_c&denied=true&denial_basis=not_on_formulary&denial_days_ago=5');
     expect(JSON.stringify(res.body.action_plan.ranked_actions)).not.to.match(/438\.402|Medicare Advantage/);
     // The Part D plan decides: the state Medicaid agency does not oversee it, so escalation does not send the member there.
     const again = await get('?state=TX&program=dual_eligible&drug=hepatitis_c&denied=true&denial_days_ago=5&recurring=true');

@@ -176,13 +176,19 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
     expect(why(res.body)[1]).to.contain('http://loinc.org|0000-0');
   });
 
-  it('when the member\'s program cannot cover the ordered service (an MRI under Part D), then the card says so and where to ask instead of "no verified rule yet"', async () => {
+  /** One MRI order-sign under the given state and program, answered and checked against the IG. */
+  async function mriUnder(query: string): Promise<Any> {
     const body = orderSign();
     body.context.draftOrders.entry = [body.context.draftOrders.entry[0]];
     body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
-    const res = await post('service-coverage-requirements?state=TX&program=part_d', body);
+    const res = await post(`service-coverage-requirements?${query}`, body);
     expect(res.status).to.equal(200);
     expectValidResponse(res.body);
+    return res;
+  }
+
+  it('when the member\'s program cannot cover the ordered service (an MRI under Part D), then the card says so and where to ask instead of "no verified rule yet"', async () => {
+    const res = await mriUnder('state=TX&program=part_d');
     // Not "not determined": not covered under this Coverage (CRD 2.0.1 not-covered, no pa-needed), with the reason.
     expect(verdicts(res.body)).to.deep.equal([['1357', 'not-covered', undefined]]);
     const i = info(res.body.systemActions[0]);
@@ -195,12 +201,7 @@ describe('CDS Hooks CRD: /v1/cds-services', function () {
   });
 
   it('when the member is in Medicaid managed care in a state that has no plans (WY), then the card says its rules are fee-for-service, not "no verified rule yet"', async () => {
-    const body = orderSign();
-    body.context.draftOrders.entry = [body.context.draftOrders.entry[0]];
-    body.context.draftOrders.entry[0].resource.code = { coding: [{ system: 'http://www.ama-assn.org/go/cpt', code: '70551' }] };
-    const res = await post('service-coverage-requirements?state=WY&program=medicaid_mco', body);
-    expect(res.status).to.equal(200);
-    expectValidResponse(res.body);
+    const res = await mriUnder('state=WY&program=medicaid_mco');
     expect(why(res.body)[0]).to.contain("No rule for WY Medicaid managed care service 'advanced_imaging'");
     expect(why(res.body)[0]).to.match(/State WY Medicaid has no risk-based managed care plans \(No risk-based MCOs; Wyoming Medicaid pays fee-for-service\): its Medicaid rules are fee-for-service\./);
     expect(why(res.body)[0]).to.not.contain('yet');

@@ -140,7 +140,6 @@ export function decideItem(model: ReadModel, req: PasRequest, item: ClaimItem, c
   return d;
 }
 
-
 /** The decision under a rule that speaks for this item. */
 function underRule(req: PasRequest, item: ClaimItem, r: CoverageRuleDoc, base: Pick<ItemDecision, 'sequence' | 'ruleId' | 'subjectKind' | 'turnaround'>, now: Date): ItemDecision {
   if (r.requirement.exclusion) {

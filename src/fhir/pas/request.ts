@@ -64,13 +64,12 @@ function checkClaim(bundle: Bundle, claim: Claim, at: string): PasRequest | Fail
     return { status: 400, code: 'invalid_body', message: `Claim.use must be 'preauthorization' (got '${String(claim.use)}')`, expression: `${at}.use` };
   }
   // Stored and echoed as sent, so checked as R4 Claim states them (status 1..1, required binding; created 1..1).
+  const got = (v: unknown): string => (v === undefined ? 'it is missing' : `got '${String(v).slice(0, 40)}'`);
   if (!CLAIM_STATUSES.includes(claim.status as string)) {
-    const got = claim.status === undefined ? 'it is missing' : `got '${String(claim.status).slice(0, 40)}'`;
-    return { status: 400, code: 'invalid_body', message: `Claim.status must be one of ${CLAIM_STATUSES.join(', ')} (${got})`, expression: `${at}.status` };
+    return { status: 400, code: 'invalid_body', message: `Claim.status must be one of ${CLAIM_STATUSES.join(', ')} (${got(claim.status)})`, expression: `${at}.status` };
   }
   if (!isFhirDateTime(claim.created)) {
-    const got = claim.created === undefined ? 'it is missing' : `got '${String(claim.created).slice(0, 40)}'`;
-    return { status: 400, code: 'invalid_body', message: `Claim.created must be a FHIR dateTime, a real date (${got})`, expression: `${at}.created` };
+    return { status: 400, code: 'invalid_body', message: `Claim.created must be a FHIR dateTime, a real date (${got(claim.created)})`, expression: `${at}.created` };
   }
   const entries = bundle.entry ?? [];
   const lookup = bundleLookup(entries);

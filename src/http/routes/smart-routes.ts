@@ -80,12 +80,8 @@ export const smartRoutes: RouteDef[] = [
       // A valid assertion always gets its token; past the address's failure budget, a failed one is a 429.
       const out = await deps.clients.issueToken(formOf(ctx.body), `${publicBaseOf(ctx.headers, deps.config)}${TOKEN_PATH}`);
       if (out.ok) return { status: 200, body: out.body, headers: NO_STORE };
-      if (out.authFailure) {
-        const blocked = deps.authThrottle.blocked(ctx.clientAddress, ctx.now);
-        if (blocked) throw tooManyRequests('auth_failure', blocked, 'failed authentications from this address');
-        const d = await deps.authThrottle.failed(ctx.clientAddress, ctx.now);
-        if (!d.allowed) throw tooManyRequests('auth_failure', d, 'failed authentications from this address');
-      }
+      const over = out.authFailure ? await deps.authThrottle.failure(ctx.clientAddress, ctx.now) : null;
+      if (over) throw tooManyRequests('auth_failure', over, 'failed authentications from this address');
       return { status: out.status, body: { error: out.error, error_description: out.description }, headers: NO_STORE };
     },
     openapi: {
